@@ -1,0 +1,45 @@
+/// What can happen to one load, as a value a reducer can apply.
+///
+/// Each case names the ``LoadID`` of the load it is about, so a result from a
+/// load that has since been superseded can be recognised and dropped.
+/// The store's load effect sends these for you; a feature only routes them:
+///
+/// ```swift
+/// enum Action {
+///     case refresh
+///     case profile(LoadAction<Profile, ProfileError>)
+/// }
+/// ```
+public enum LoadAction<Value: Equatable, Failure: Equatable> {
+    /// Load `id` began.
+    case started(LoadID)
+    /// Load `id` produced its value.
+    case finished(LoadID, Value)
+    /// Load `id` failed.
+    case failed(LoadID, Failure)
+    /// Load `id` was cancelled. Cancellation is not failure.
+    case cancelled(LoadID)
+
+    /// The ID of the load this action is about.
+    public var id: LoadID {
+        switch self {
+        case .started(let id), .finished(let id, _), .failed(let id, _), .cancelled(let id): id
+        }
+    }
+}
+
+extension LoadAction: Equatable {}
+extension LoadAction: Hashable where Value: Hashable, Failure: Hashable {}
+extension LoadAction: Sendable where Value: Sendable, Failure: Sendable {}
+
+extension LoadAction: CustomStringConvertible {
+    /// A short form such as `finished(#2, "Lee")`.
+    public var description: String {
+        switch self {
+        case .started(let id): "started(\(id))"
+        case .finished(let id, let value): "finished(\(id), \(String(reflecting: value)))"
+        case .failed(let id, let error): "failed(\(id), \(String(reflecting: error)))"
+        case .cancelled(let id): "cancelled(\(id))"
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// What became of a ``LoadAction`` given to ``Loadable/apply(_:)``.
+public enum LoadDisposition: Hashable, Sendable {
+    /// The action changed the loadable's state.
+    case applied
+    /// The action was ignored because it is about a load that is no longer the
+    /// newest one in flight (or, for `.started`, an ID that is not new).
+    case droppedAsStale
+
+    /// Whether the action was dropped.
+    public var isDropped: Bool { self == .droppedAsStale }
+}

@@ -1,0 +1,63 @@
+extension Effect {
+    /// Loads a value and reports its lifecycle as ``LoadAction``s.
+    ///
+    /// The store gives the load the next ``LoadID``, sends `.started(id)` before
+    /// `send` returns, runs `operation` on the main actor, and then sends exactly
+    /// one of `.finished(id, value)`, `.failed(id, error)` or `.cancelled(id)`.
+    /// If the task is cancelled — whether `operation` then throws, returns, or
+    /// throws `CancellationError` — the result is `.cancelled`, never `.failed`.
+    ///
+    /// ```swift
+    /// case .refresh:
+    ///     return .load(Action.profile) { () async throws(ProfileError) in
+    ///         try await api.profile()
+    ///     }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - embed: wraps each load action in this feature's action, usually an enum case.
+    ///   - policy: what happens to this load's task when a newer load supersedes it.
+    ///   - operation: the work; its typed error becomes the state's failure.
+    public static func load<Value: SendableMetatype, Failure: Error & Equatable>(
+        _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
+        whenSuperseded policy: SupersessionPolicy = .cancel,
+        operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) -> Effect {
+        Effect(.load(Load(cancelID: nil, policy: policy, started: { embed(.started($0)) }) { id in
+            do throws(Failure) {
+                let value = try await operation()
+                return embed(Task.isCancelled ? .cancelled(id) : .finished(id, value))
+            } catch {
+                return embed(Task.isCancelled ? .cancelled(id) : .failed(id, error))
+            }
+        }))
+    }
+
+    /// Loads a value whose operation throws untyped errors, turning each error
+    /// into the state's failure with `mapError`.
+    ///
+    /// `CancellationError`, and any error thrown after the task was cancelled,
+    /// become `.cancelled(id)` and never reach `mapError`.
+    ///
+    /// ```swift
+    /// return .load(Action.feed, mapError: { FeedError($0) }) {
+    ///     try await api.feed()
+    /// }
+    /// ```
+    public static func load<Value: SendableMetatype, Failure: SendableMetatype>(
+        _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
+        whenSuperseded policy: SupersessionPolicy = .cancel,
+        mapError: @escaping @Sendable (any Error) -> Failure,
+        operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) -> Effect {
+        Effect(.load(Load(cancelID: nil, policy: policy, started: { embed(.started($0)) }) { id in
+            do {
+                let value = try await operation()
+                return embed(Task.isCancelled ? .cancelled(id) : .finished(id, value))
+            } catch {
+                if Task.isCancelled || error is CancellationError { return embed(.cancelled(id)) }
+                return embed(.failed(id, mapError(error)))
+            }
+        }))
+    }
+}

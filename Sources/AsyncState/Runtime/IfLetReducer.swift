@@ -1,0 +1,37 @@
+extension Reducer {
+    /// Runs `child` while the optional state at `childState` is present, and
+    /// then this reducer.
+    ///
+    /// An action for the child while its state is `nil` (a sheet already
+    /// dismissed, say) is dropped and reported as stale.
+    public func ifLet<Child: Reducer>(
+        _ childState: WritableKeyPath<State, Child.State?>,
+        action embed: @escaping @Sendable (Child.Action) -> Action,
+        extract: @escaping (Action) -> Child.Action?,
+        then child: () -> Child
+    ) -> IfLetReducer<Self, Child> {
+        IfLetReducer(parent: self, childState: childState, embed: embed, extract: extract, child: child())
+    }
+}
+
+/// A parent reducer with an optional child; made by ``Reducer/ifLet(_:action:extract:then:)``.
+public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+    let parent: Parent
+    let childState: WritableKeyPath<Parent.State, Child.State?>
+    let embed: @Sendable (Child.Action) -> Parent.Action
+    let extract: (Parent.Action) -> Child.Action?
+    let child: Child
+
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+        guard let childAction = extract(action) else {
+            return parent.reduce(into: &state, action: action)
+        }
+        let childEffect: Effect<Parent.Action>
+        if state[keyPath: childState] != nil {
+            childEffect = child.reduce(into: &state[keyPath: childState]!, action: childAction).map(embed)
+        } else {
+            childEffect = Effect.none.markedDropped()
+        }
+        return childEffect.merging(with: parent.reduce(into: &state, action: action))
+    }
+}

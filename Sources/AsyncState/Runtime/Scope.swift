@@ -1,0 +1,37 @@
+/// Runs a child reducer on one part of a parent's state, for the actions that
+/// belong to it.
+///
+/// No case-path library is needed: give the enum case that embeds a child
+/// action and a closure that extracts it.
+///
+/// ```swift
+/// Scope(state: \.settings, action: Action.settings,
+///       extract: { if case .settings(let action) = $0 { action } else { nil } }) {
+///     Settings()
+/// }
+/// ```
+public struct Scope<State, Action, Child: Reducer>: Reducer {
+    private let toChildState: WritableKeyPath<State, Child.State>
+    private let embed: @Sendable (Child.Action) -> Action
+    private let extract: (Action) -> Child.Action?
+    private let child: Child
+
+    /// Creates a scope that hands the actions `extract` recognises to `child`,
+    /// along with the state at `state`; the child's effects are wrapped by `embed`.
+    public init(
+        state: WritableKeyPath<State, Child.State>,
+        action embed: @escaping @Sendable (Child.Action) -> Action,
+        extract: @escaping (Action) -> Child.Action?,
+        child: () -> Child
+    ) {
+        self.toChildState = state
+        self.embed = embed
+        self.extract = extract
+        self.child = child()
+    }
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        guard let childAction = extract(action) else { return .none }
+        return child.reduce(into: &state[keyPath: toChildState], action: childAction).map(embed)
+    }
+}

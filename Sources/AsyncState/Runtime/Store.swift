@@ -1,0 +1,249 @@
+import Observation
+
+/// Runs a feature: holds its state, processes actions with its reducer on the
+/// main actor, and runs the effects the reducer returns.
+///
+/// ```swift
+/// let store = Store(initialState: Profile.State(), reducer: Profile(api: api))
+/// await store.send(.refresh).finish()
+/// print(store.state.profile)
+/// ```
+///
+/// **State** is read-only from outside; ``send(_:)`` is the only way to change it.
+///
+/// **Ordering.** `send` processes its action synchronously. Actions sent while
+/// the store is processing (from a transition observer, an observation callback,
+/// or a load's `.started`) are queued and processed in FIFO order before the
+/// outer `send` returns. Effect results are applied on the main actor in the
+/// order they arrive.
+///
+/// **Loads.** Each load effect gets the next ``LoadID`` (1, 2, 3, …). Its
+/// `.started` action is processed inside the `send` that started it; a newer
+/// load of the same ``Loadable`` cancels the older one's task according to its
+/// ``SupersessionPolicy``, and whatever the older task still sends is dropped.
+///
+/// **Observation.** The store is `Observable`: reading ``state`` inside
+/// `withObservationTracking` (or a SwiftUI body) registers for its changes.
+/// While nobody has read the state since the last change, `send` skips the
+/// observation bookkeeping entirely, which keeps it in the tens of nanoseconds.
+///
+/// **Lifetime.** Effects hold the store weakly. Releasing the store cancels
+/// every effect still running; their later sends are ignored.
+@MainActor
+@dynamicMemberLookup
+public final class Store<State, Action>: Observable {
+    private var currentState: State
+    private let reducer: (inout State, Action) -> Effect<Action>
+
+    private let registrar = ObservationRegistrar()
+    /// Built once: a generic class's key path is costly to rebuild on every access.
+    private let stateKeyPath: KeyPath<Store, State>
+    /// Set when someone reads `state`, cleared when a change is announced. An
+    /// observer registers by reading, and every observation (SwiftUI's,
+    /// `withObservationTracking`'s) ends at the first change it is told of, so
+    /// while this is `false` nobody can be listening and the announcement is skipped.
+    private var isPossiblyObserved = false
+
+    private var isProcessing = false
+    private var queue: [Action] = []
+    private var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
+
+    private var nextLoadID: LoadID
+    private var nextEffectToken = 0
+    private var runningEffects: [Int: Task<Void, Never>] = [:]
+    private var effectsByCancelID: [AnyHashable: Set<Int>] = [:]
+    private var loads: [LoadID: RunningLoad] = [:]
+
+    private struct RunningLoad {
+        let token: Int
+        let policy: SupersessionPolicy
+    }
+
+    /// Called with a message when an effect misbehaves (for example throws an
+    /// error nobody handles). By default the message goes to standard error.
+    public var onIssue: @MainActor (String) -> Void = { reportToStandardError($0) }
+
+    /// Creates a store that runs `reducer`, starting from `initialState`.
+    ///
+    /// - Parameter firstLoadID: the ID the first load gets; tests use the
+    ///   default `#1` so expectations stay stable.
+    public init<R: Reducer>(
+        initialState: State,
+        reducer: R,
+        firstLoadID: LoadID = LoadID(1)
+    ) where R.State == State, R.Action == Action {
+        self.currentState = initialState
+        self.reducer = reducer.reduce(into:action:)
+        self.nextLoadID = firstLoadID
+        self.stateKeyPath = \Store.state
+    }
+
+    isolated deinit {
+        for task in runningEffects.values { task.cancel() }
+    }
+
+    /// The current state. Reading it registers an observation dependency.
+    public var state: State {
+        isPossiblyObserved = true
+        registrar.access(self, keyPath: stateKeyPath)
+        return currentState
+    }
+
+    /// Reads a property of ``state``, e.g. `store.profile`.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        state[keyPath: keyPath]
+    }
+
+    /// How many effects are running now.
+    public var runningEffectCount: Int { runningEffects.count }
+
+    /// Processes `action` now, then any actions it queued, and starts their effects.
+    ///
+    /// - Returns: a handle to await or cancel the effects this call started.
+    @discardableResult
+    public func send(_ action: Action) -> StoreTask {
+        if isProcessing {
+            queue.append(action)
+            return StoreTask()
+        }
+        var started: [Task<Void, Never>] = []
+        isProcessing = true
+        process(action, startingInto: &started)
+        drainQueue(startingInto: &started)
+        isProcessing = false
+        return StoreTask(started)
+    }
+
+    /// Calls `observer` after every action the store processes, with the state
+    /// after it and whether it was dropped as stale. Capture the store weakly
+    /// in `observer` to avoid a reference cycle.
+    public func observeTransitions(_ observer: @escaping @MainActor (Transition<State, Action>) -> Void) {
+        transitionObservers.append(observer)
+    }
+
+    // MARK: Processing
+
+    private func drainQueue(startingInto started: inout [Task<Void, Never>]) {
+        guard !queue.isEmpty else { return }
+        var index = 0
+        while index < queue.count {
+            let next = queue[index]
+            index += 1
+            process(next, startingInto: &started)
+        }
+        queue.removeAll(keepingCapacity: true)
+    }
+
+    private func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {
+        let effect: Effect<Action>
+        if isPossiblyObserved {
+            isPossiblyObserved = false
+            registrar.willSet(self, keyPath: stateKeyPath)
+            effect = reducer(&currentState, action)
+            registrar.didSet(self, keyPath: stateKeyPath)
+        } else {
+            effect = reducer(&currentState, action)
+        }
+        if !transitionObservers.isEmpty {
+            let transition = Transition(action: action, state: currentState, isDroppedAsStale: effect.isDroppedMarker)
+            for observer in transitionObservers { observer(transition) }
+        }
+        if !effect.isNone {
+            start(effect, into: &started)
+        }
+    }
+
+    // MARK: Effects
+
+    private func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
+        switch effect.operation {
+        case .none:
+            return
+        case .merge(let effects):
+            for effect in effects { start(effect, into: &started) }
+        case .concatenate(let effects, let cancelID):
+            started.append(launch(makeEffectToken(), cancelID: cancelID) { store in
+                for effect in effects {
+                    guard !Task.isCancelled, let store = store() else { return }
+                    await store.runToCompletion(effect)
+                }
+            })
+        case .run(let run):
+            let send = Send<Action> { [weak self] in self?.send($0) }
+            started.append(launch(makeEffectToken(), cancelID: run.cancelID) { store in
+                do {
+                    try await run.body(send)
+                } catch is CancellationError {
+                } catch {
+                    store()?.onIssue("An effect threw \(String(reflecting: error)), which nothing handled. Catch the errors an effect expects and send them as actions.")
+                }
+            })
+        case .load(let load):
+            let id = nextLoadID
+            nextLoadID = id.next
+            queue.append(load.started(id))
+            let token = makeEffectToken()
+            loads[id] = RunningLoad(token: token, policy: load.policy)
+            started.append(launch(token, cancelID: load.cancelID) { store in
+                let result = await load.work(id)
+                guard let store = store() else { return }
+                store.loads[id] = nil
+                store.send(result)
+            })
+        case .cancel(let id):
+            cancelEffects(withID: id)
+        case .cancelLoad(let id, let force):
+            if let load = loads[id], force || load.policy == .cancel {
+                runningEffects[load.token]?.cancel()
+            }
+        }
+    }
+
+    /// Starts `effect` from inside a running effect and waits for all it started.
+    private func runToCompletion(_ effect: Effect<Action>) async {
+        var started: [Task<Void, Never>] = []
+        if isProcessing {
+            start(effect, into: &started)
+        } else {
+            isProcessing = true
+            start(effect, into: &started)
+            drainQueue(startingInto: &started)
+            isProcessing = false
+        }
+        await StoreTask(started).finish()
+    }
+
+    /// Creates a task for `body`, registered until it ends. `body` reaches the
+    /// store through a weak reference so a running effect never keeps it alive.
+    private func launch(
+        _ token: Int,
+        cancelID: AnyHashable?,
+        _ body: @escaping @MainActor @Sendable (_ store: @MainActor () -> Store?) async -> Void
+    ) -> Task<Void, Never> {
+        let task = Task { [weak self] in
+            await body { [weak self] in self }
+            self?.effectEnded(token, cancelID: cancelID)
+        }
+        runningEffects[token] = task
+        if let cancelID { effectsByCancelID[cancelID, default: []].insert(token) }
+        return task
+    }
+
+    private func makeEffectToken() -> Int {
+        defer { nextEffectToken += 1 }
+        return nextEffectToken
+    }
+
+    private func effectEnded(_ token: Int, cancelID: AnyHashable?) {
+        runningEffects[token] = nil
+        if let cancelID {
+            effectsByCancelID[cancelID]?.remove(token)
+            if effectsByCancelID[cancelID]?.isEmpty == true { effectsByCancelID[cancelID] = nil }
+        }
+    }
+
+    private func cancelEffects(withID id: AnyHashable) {
+        guard let tokens = effectsByCancelID[id] else { return }
+        for token in tokens { runningEffects[token]?.cancel() }
+    }
+}

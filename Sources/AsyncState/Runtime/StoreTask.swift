@@ -1,0 +1,31 @@
+/// The effects one ``Store/send(_:)`` started: await them or cancel them.
+///
+/// ```swift
+/// await store.send(.refresh).finish()   // the load has settled
+/// ```
+public struct StoreTask: Hashable, Sendable {
+    let tasks: [Task<Void, Never>]
+
+    init(_ tasks: [Task<Void, Never>] = []) {
+        self.tasks = tasks
+    }
+
+    /// Waits until every effect the action started has ended and sent its last
+    /// action. Cancelling the waiting task cancels those effects.
+    public func finish() async {
+        guard !tasks.isEmpty else { return }
+        await withTaskCancellationHandler {
+            for task in tasks { await task.value }
+        } onCancel: {
+            for task in tasks { task.cancel() }
+        }
+    }
+
+    /// Cancels every effect the action started.
+    public func cancel() {
+        for task in tasks { task.cancel() }
+    }
+
+    /// Whether the action started no effect at all.
+    public var isEmpty: Bool { tasks.isEmpty }
+}
