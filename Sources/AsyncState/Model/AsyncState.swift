@@ -96,9 +96,9 @@ extension AsyncState: CustomStringConvertible {
         switch self {
         case .notLoaded: "notLoaded"
         case .loading: "loading"
-        case .refreshing(let value): "refreshing(value: \(String(reflecting: value)))"
-        case .success(let value): "success(value: \(String(reflecting: value)))"
-        case .error(let error): "error(error: \(String(reflecting: error)))"
+        case .refreshing(let value): "refreshing(value: \(describeValue(value)))"
+        case .success(let value): "success(value: \(describeValue(value)))"
+        case .error(let error): "error(error: \(describeValue(error)))"
         }
     }
 }

@@ -37,8 +37,8 @@ extension LoadAction: CustomStringConvertible {
     public var description: String {
         switch self {
         case .started(let id): "started(\(id))"
-        case .finished(let id, let value): "finished(\(id), \(String(reflecting: value)))"
-        case .failed(let id, let error): "failed(\(id), \(String(reflecting: error)))"
+        case .finished(let id, let value): "finished(\(id), \(describeValue(value)))"
+        case .failed(let id, let error): "failed(\(id), \(describeValue(error)))"
         case .cancelled(let id): "cancelled(\(id))"
         }
     }

@@ -149,7 +149,7 @@ extension Loadable: CustomStringConvertible {
     public var description: String {
         var text = state.description
         if case .error = state, let value {
-            text += " (last value: \(String(reflecting: value)))"
+            text += " (last value: \(describeValue(value)))"
         }
         if let inFlightID { text += " (\(inFlightID) in flight)" }
         return text
