@@ -175,7 +175,7 @@ public final class Store<State, Action>: Observable {
                     try await run.body(send)
                 } catch is CancellationError {
                 } catch {
-                    store()?.onIssue("An effect threw \(String(reflecting: error)), which nothing handled. Catch the errors an effect expects and send them as actions.")
+                    store()?.onIssue("An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
                 }
             })
         case .load(let load):
