@@ -21,6 +21,12 @@ public struct StoreTask: Hashable, Sendable {
         }
     }
 
+    /// Waits for the effects to end without cancelling them if the waiting task
+    /// is cancelled — for callers that share work others may still need.
+    func settle() async {
+        for task in tasks { await task.value }
+    }
+
     /// Cancels every effect the action started.
     public func cancel() {
         for task in tasks { task.cancel() }

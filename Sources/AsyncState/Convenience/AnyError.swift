@@ -1,0 +1,40 @@
+/// Any error, made `Equatable` so it can be an ``AsyncState`` failure — the
+/// convenient choice when a load throws untyped errors.
+///
+/// `AnyError` holds an error rather than being one: that keeps the untyped
+/// `load { try await … }` the only overload that applies to it, so closures
+/// that throw anything — or nothing — compile without annotations.
+///
+/// Two `AnyError`s are equal when the wrapped errors are of the same type and
+/// either compare equal (for `Equatable` errors) or print the same.
+///
+/// ```swift
+/// let profile = AsyncValue<Profile, AnyError>()
+/// await profile.load { try await api.profile() }   // untyped throws
+/// ```
+public struct AnyError: Equatable, Sendable, CustomStringConvertible {
+    /// The original error.
+    public let base: any Error
+
+    /// Wraps `error`.
+    public init(_ error: any Error) {
+        self.base = error
+    }
+
+    public static func == (lhs: AnyError, rhs: AnyError) -> Bool {
+        guard type(of: lhs.base) == type(of: rhs.base) else { return false }
+        if let equatable = lhs.base as? any Equatable {
+            return equatable.isEqual(to: rhs.base)
+        }
+        return String(reflecting: lhs.base) == String(reflecting: rhs.base)
+    }
+
+    /// The wrapped error's description.
+    public var description: String { String(describing: base) }
+}
+
+extension Equatable {
+    fileprivate func isEqual(to other: Any) -> Bool {
+        (other as? Self) == self
+    }
+}
