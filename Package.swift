@@ -12,6 +12,11 @@ let package = Package(
         .target(name: "AsyncState"),
         .target(name: "AsyncStateTesting", dependencies: ["AsyncState"]),
         .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateTesting"]),
+        .testTarget(
+            name: "AsyncStateTestingTests",
+            dependencies: ["AsyncState", "AsyncStateTesting"],
+            exclude: ["__Snapshots__"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

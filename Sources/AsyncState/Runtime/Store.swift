@@ -59,6 +59,10 @@ public final class Store<State, Action>: Observable {
         let policy: SupersessionPolicy
     }
 
+    /// Told the number of running effects whenever it changes — for test tools
+    /// that must know it outside the main actor.
+    package var onRunningEffectCountChange: (@MainActor (Int) -> Void)?
+
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.
     public var onIssue: @MainActor (String) -> Void = { reportToStandardError($0) }
@@ -96,6 +100,10 @@ public final class Store<State, Action>: Observable {
 
     /// How many effects are running now.
     public var runningEffectCount: Int { runningEffects.count }
+
+    /// Every effect running now, as one task — for test tools that wait for
+    /// a store to become idle.
+    package var runningEffectsTask: StoreTask { StoreTask(Array(runningEffects.values)) }
 
     /// Processes `action` now, then any actions it queued, and starts their effects.
     ///
@@ -226,6 +234,7 @@ public final class Store<State, Action>: Observable {
         }
         runningEffects[token] = task
         if let cancelID { effectsByCancelID[cancelID, default: []].insert(token) }
+        onRunningEffectCountChange?(runningEffects.count)
         return task
     }
 
@@ -236,6 +245,7 @@ public final class Store<State, Action>: Observable {
 
     private func effectEnded(_ token: Int, cancelID: AnyHashable?) {
         runningEffects[token] = nil
+        onRunningEffectCountChange?(runningEffects.count)
         if let cancelID {
             effectsByCancelID[cancelID]?.remove(token)
             if effectsByCancelID[cancelID]?.isEmpty == true { effectsByCancelID[cancelID] = nil }

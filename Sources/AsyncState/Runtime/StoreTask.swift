@@ -23,7 +23,7 @@ public struct StoreTask: Hashable, Sendable {
 
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
-    func settle() async {
+    package func settle() async {
         for task in tasks { await task.value }
     }
 

@@ -1,0 +1,39 @@
+import Testing
+import XCTest
+
+/// Where a test-tool assertion was written, so failures point at the test's
+/// line rather than inside the library.
+struct TestLocation: Sendable {
+    let fileID: String
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    init(fileID: String, filePath: StaticString, line: UInt, column: UInt) {
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+
+    /// The path of the test file, as a `String`.
+    var path: String { "\(filePath)" }
+}
+
+/// Reports a failure to the framework running the current test: Swift Testing
+/// when a Swift Testing test is running, XCTest otherwise.
+func reportFailure(_ message: String, at location: TestLocation) {
+    if Test.current != nil {
+        Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: SourceLocation(
+                fileID: location.fileID,
+                filePath: location.path,
+                line: Int(location.line),
+                column: Int(location.column)
+            )
+        )
+    } else {
+        XCTFail(message, file: location.filePath, line: location.line)
+    }
+}

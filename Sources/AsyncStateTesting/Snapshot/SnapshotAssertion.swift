@@ -1,0 +1,157 @@
+import AsyncState
+import Foundation
+
+/// Runs `body` while recording every transition of `store`, then compares the
+/// recording with the snapshot `name` stored beside the test file, in
+/// `__Snapshots__/<TestFile>/<name>.txt`.
+///
+/// ```swift
+/// @Test func refreshKeepsContent() async {
+///     let store = Store(initialState: Feed.State(), reducer: Feed(api: .fixed))
+///     await assertStateSequence(of: store, named: "refresh") {
+///         await store.send(.refresh).finish()
+///     }
+/// }
+/// ```
+///
+/// See ``SnapshotRecordMode`` for when the file is written.
+@MainActor
+public func assertStateSequence<State, Action>(
+    of store: Store<State, Action>,
+    named name: String,
+    record: SnapshotRecordMode? = nil,
+    fileID: String = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    _ body: () async throws -> Void
+) async rethrows {
+    let recording = StateRecording(of: store)
+    try await body()
+    assertSnapshot(of: recording, named: name, record: record, fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
+/// Compares `recording` with the snapshot `name` stored beside the test file.
+///
+/// On a mismatch the failure names the first step that differs and shows a
+/// line diff. A missing snapshot is written (unless the mode is
+/// ``SnapshotRecordMode/never``) and the test fails once, saying so. An
+/// unreadable or corrupt file fails with its path.
+@MainActor
+public func assertSnapshot<State, Action>(
+    of recording: StateRecording<State, Action>,
+    named name: String,
+    record: SnapshotRecordMode? = nil,
+    fileID: String = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let snapshot = SnapshotFile(name: name, testFile: location.path)
+    if let failure = snapshot.check(recording.text, mode: record ?? .current) {
+        reportFailure(failure, at: location)
+    }
+}
+
+/// One snapshot file and the decision of what to do with it.
+struct SnapshotFile {
+    let name: String
+    let url: URL
+
+    init(name: String, testFile: String) {
+        self.name = name
+        let testURL = URL(fileURLWithPath: testFile)
+        let folder = testURL.deletingLastPathComponent()
+            .appendingPathComponent("__Snapshots__")
+            .appendingPathComponent(testURL.deletingPathExtension().lastPathComponent)
+        url = folder.appendingPathComponent(Self.fileName(for: name))
+    }
+
+    /// `name` with every character that is unsafe in a file name replaced by `-`.
+    static func fileName(for name: String) -> String {
+        let safe = name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" }
+        return String(safe) + ".txt"
+    }
+
+    /// Compares or records `actual`; returns the failure message, if any.
+    func check(_ actual: String, mode: SnapshotRecordMode) -> String? {
+        guard !name.isEmpty else { return "A snapshot needs a non-empty name." }
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            if mode == .never {
+                return "No snapshot \"\(name)\" at \(path). Record mode is 'never' (CI is set, or \(SnapshotRecordMode.environmentVariable)=never): run the test locally to record it, and commit the file."
+            }
+            return write(actual) ?? "Recorded snapshot \"\(name)\" at \(path). It did not exist; check it in and run the test again."
+        }
+        if mode == .all {
+            return write(actual) ?? "Re-recorded snapshot \"\(name)\" at \(path) (record mode 'all'). Switch recording off to compare."
+        }
+        let expected: String
+        switch read() {
+        case .success(let text): expected = text
+        case .failure(let problem):
+            return "Cannot use snapshot \"\(name)\" at \(path): \(problem). Delete it and run the test again to record a new one."
+        }
+        if expected == actual { return nil }
+        var message = "Snapshot \"\(name)\" does not match \(path)\(Self.firstDifference(expected, actual)) (- snapshot, + actual):\n"
+        message += LineDiff.render(from: expected, to: actual)
+        if mode == .failed {
+            message += write(actual).map { "\n\($0)" } ?? "\nRecorded the new snapshot (record mode 'failed')."
+        }
+        return message
+    }
+
+    private enum ReadProblem: Error, CustomStringConvertible {
+        case unreadable(String), notText, notSnapshot
+
+        var description: String {
+            switch self {
+            case .unreadable(let reason): "it cannot be read (\(reason))"
+            case .notText: "it is not UTF-8 text"
+            case .notSnapshot: "it is corrupt: it does not start with \"\(snapshotHeader)\""
+            }
+        }
+    }
+
+    private func read() -> Result<String, ReadProblem> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            return .failure(.unreadable(error.localizedDescription))
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return .failure(.notText) }
+        guard text.hasPrefix(snapshotHeader) else { return .failure(.notSnapshot) }
+        return .success(text)
+    }
+
+    /// Writes `text`, creating missing folders; returns a failure message if it cannot.
+    private func write(_ text: String) -> String? {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+            return nil
+        } catch {
+            return "Cannot write snapshot \"\(name)\" to \(url.path): \(error.localizedDescription)"
+        }
+    }
+
+    /// `, first at step N (line L)`: where the texts part, named by the step
+    /// that holds the first differing line.
+    static func firstDifference(_ expected: String, _ actual: String) -> String {
+        let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let index = zip(old, new).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+            ?? (old.count != new.count ? min(old.count, new.count) : nil)
+        else { return "" }
+        let lines = index < new.count ? new : old
+        let step = lines[...min(index, lines.count - 1)].reversed().lazy
+            .compactMap { line -> Substring? in
+                let number = line.prefix { $0.isNumber }
+                return !number.isEmpty && line.dropFirst(number.count).hasPrefix(". ") ? number : nil
+            }
+            .first
+        return step.map { ", first at step \($0) (line \(index + 1))" } ?? ", first at line \(index + 1) (before the first step)"
+    }
+}

@@ -1,0 +1,312 @@
+import AsyncState
+import Synchronization
+
+/// Runs a feature like ``Store`` does, and checks every step a test asserts:
+/// the state after each action, each action an effect sends back, and that
+/// nothing is left running at the end.
+///
+/// ```swift
+/// @Test func refresh() async {
+///     let gate = Gate<Profile>()
+///     let store = TestStore(initialState: Feature.State(), reducer: Feature(fetch: { try await gate.wait() }))
+///     store.send(.refresh)
+///     await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+///     gate.open(with: .lee)
+///     await store.receive(.profile(.finished(LoadID(1), .lee))) { $0.profile.apply(.finished(LoadID(1), .lee)) }
+///     await store.finish()
+/// }
+/// ```
+///
+/// Load IDs start at `#1` in every test store, so expectations stay stable.
+/// Failures go to Swift Testing or XCTest, whichever runs the test, and show
+/// a line diff of the expected and actual state.
+@MainActor
+public final class TestStore<State: Equatable, Action> {
+    /// How strictly this store checks; ``Exhaustivity/on`` by default.
+    public var exhaustivity: Exhaustivity = .on {
+        didSet { ledger.counts.withLock { $0.isExhaustive = exhaustivity == .on } }
+    }
+
+    /// How long ``receive(_:assert:timeout:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
+    /// wait for an effect before failing. Tests drive effects with gates and
+    /// test clocks, so this bound is only reached when something is wrong.
+    public var timeout: Duration = .seconds(1)
+
+    /// The state as of the last asserted action.
+    public private(set) var state: State
+
+    private let store: Store<State, Action>
+    private var pending: [Transition<State, Action>] = [] {
+        didSet { ledger.counts.withLock { $0.unasserted = pending.count } }
+    }
+    private var arrival: CheckedContinuation<Bool, Never>?
+    private let location: TestLocation
+
+    private let ledger = EndOfTestLedger()
+
+    /// Creates a test store that runs `reducer` from `initialState`.
+    public init<R: Reducer>(
+        initialState: State,
+        reducer: R,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) where R.State == State, R.Action == Action {
+        self.state = initialState
+        self.store = Store(initialState: initialState, reducer: reducer)
+        self.location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        store.observeTransitions { [weak self] transition in
+            self?.pending.append(transition)
+            self?.resumeArrival(true)
+        }
+        store.onRunningEffectCountChange = { [ledger] count in
+            ledger.counts.withLock { $0.runningEffects = count }
+        }
+    }
+
+    // Not an `isolated deinit`: that runs without task-local values, so Swift
+    // Testing could not tell which test a failure belongs to. A plain deinit
+    // runs inline where the test drops its last reference, and reads only the
+    // lock-protected ledger.
+    deinit {
+        let ledger = ledger.counts.withLock { $0 }
+        guard !ledger.isFinished, ledger.isExhaustive else { return }
+        for message in Self.endFailures(unasserted: ledger.unasserted, running: ledger.runningEffects, names: nil) {
+            reportFailure(message + " (found when the test store was released; call `await store.finish()` for details)", at: location)
+        }
+    }
+
+    /// Effects still running in the underlying store.
+    public var runningEffectCount: Int { store.runningEffectCount }
+
+    /// Sends `action`, then checks that the state changed exactly as
+    /// `updateExpected` describes (no closure: the state must not change).
+    ///
+    /// - Returns: the task of the effects the action started.
+    @discardableResult
+    public func send(
+        _ action: Action,
+        assert updateExpected: ((inout State) -> Void)? = nil,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> StoreTask {
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        if !pending.isEmpty {
+            if exhaustivity == .on {
+                reportFailure(
+                    "Must receive \(pending.count) action(s) before sending \(describe(action)):\n"
+                        + pending.map { "  \(describe($0.action))" }.joined(separator: "\n"),
+                    at: location
+                )
+            }
+            state = pending.last!.state
+            pending.removeAll()
+        }
+        let task = store.send(action)
+        guard !pending.isEmpty else {
+            reportFailure("The store did not process \(describe(action)).", at: location)
+            return task
+        }
+        let sent = pending.removeFirst()
+        check(sent, step: "send(\(describe(action)))", updateExpected, at: location)
+        return task
+    }
+
+    /// Waits for the next action an effect sends, checks it is `expected`, and
+    /// checks the state changed as `updateExpected` describes.
+    ///
+    /// With ``Exhaustivity/off``, actions that do not match are skipped.
+    public func receive(
+        _ expected: Action,
+        assert updateExpected: ((inout State) -> Void)? = nil,
+        timeout: Duration? = nil,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async where Action: Equatable {
+        await receive(
+            describe(expected), matching: { $0 == expected }, assert: updateExpected, timeout: timeout,
+            fileID: fileID, filePath: filePath, line: line, column: column
+        )
+    }
+
+    /// Waits for the next action an effect sends, checks it satisfies
+    /// `matches`, and checks the state changed as `updateExpected` describes —
+    /// for actions that are not `Equatable`.
+    public func receive(
+        _ name: String,
+        matching matches: (Action) -> Bool,
+        assert updateExpected: ((inout State) -> Void)? = nil,
+        timeout: Duration? = nil,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        while true {
+            guard await nextArrival(timeout: timeout ?? self.timeout) else {
+                reportFailure("Expected to receive \(name), but no action arrived within \(timeout ?? self.timeout).", at: location)
+                return
+            }
+            let transition = pending.removeFirst()
+            if matches(transition.action) {
+                check(transition, step: "receive(\(name))", updateExpected, at: location)
+                return
+            }
+            if exhaustivity == .on {
+                reportFailure("Expected to receive \(name), but received \(describe(transition.action)).", at: location)
+                state = transition.state
+                return
+            }
+            state = transition.state
+        }
+    }
+
+    /// Waits (up to the timeout) for every running effect to end, then — when
+    /// exhaustive — fails for each received action not asserted and for each
+    /// effect still in flight.
+    public func finish(
+        timeout: Duration? = nil,
+        fileID: String = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) async {
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        ledger.counts.withLock { $0.isFinished = true }
+        let running = store.runningEffectsTask
+        _ = await firstOf(timeout: timeout ?? self.timeout) { await running.settle() }
+        checkEnd(at: location)
+    }
+
+    /// Skips every received action not yet asserted, taking the state they left.
+    public func skipReceivedActions() {
+        guard let last = pending.last else { return }
+        state = last.state
+        pending.removeAll()
+    }
+
+    // MARK: Checking
+
+    private func check(
+        _ transition: Transition<State, Action>,
+        step: String,
+        _ updateExpected: ((inout State) -> Void)?,
+        at location: TestLocation
+    ) {
+        var expected: State
+        switch exhaustivity {
+        case .on:
+            expected = state
+            updateExpected?(&expected)
+        case .off:
+            expected = transition.state
+            updateExpected?(&expected)
+        }
+        if expected != transition.state {
+            let diff = LineDiff.render(from: String(dumping: expected), to: String(dumping: transition.state))
+            reportFailure("State after \(step) differs from the expected state (- expected, + actual):\n\(diff)", at: location)
+        }
+        state = transition.state
+    }
+
+    private func checkEnd(at location: TestLocation) {
+        guard exhaustivity == .on else { return }
+        let names = pending.map { describe($0.action) }
+        for message in Self.endFailures(unasserted: pending.count, running: store.runningEffectCount, names: names) {
+            reportFailure(message, at: location)
+        }
+        pending.removeAll()
+    }
+
+    /// The failures of an exhaustive test that ends with `unasserted` received
+    /// actions (named by `names` when known) and `running` effects.
+    private nonisolated static func endFailures(unasserted: Int, running: Int, names: [String]?) -> [String] {
+        var failures: [String] = []
+        if unasserted > 0 {
+            let list = names.map { ":\n" + $0.map { "  \($0)" }.joined(separator: "\n") } ?? "."
+            failures.append("\(unasserted) received action(s) were not asserted\(list)")
+        }
+        if running > 0 {
+            failures.append(
+                "\(running) effect(s) still in flight at the end of the test. "
+                    + "Release their gates, advance their clocks, or cancel them before the test ends."
+            )
+        }
+        return failures
+    }
+
+    // MARK: Waiting
+
+    private func nextArrival(timeout: Duration) async -> Bool {
+        if !pending.isEmpty { return true }
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.resumeArrival(false)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { arrival = $0 }
+    }
+
+    /// Runs `work`, returning `true` when it ends within `timeout` and `false`
+    /// when the time runs out first (the work goes on, unawaited).
+    private func firstOf(timeout: Duration, _ work: @escaping @MainActor @Sendable () async -> Void) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let outcome = Outcome(continuation)
+            outcome.timer = Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                outcome.resume(false)
+            }
+            Task {
+                await work()
+                outcome.resume(true)
+            }
+        }
+    }
+
+    private func resumeArrival(_ arrived: Bool) {
+        guard let arrival else { return }
+        self.arrival = nil
+        arrival.resume(returning: arrived)
+    }
+
+    private func describe(_ action: Action) -> String {
+        ValueDump.renderOneLine(action)
+    }
+}
+
+/// Resumes a continuation once, with whichever result comes first.
+@MainActor
+private final class Outcome {
+    private var continuation: CheckedContinuation<Bool, Never>?
+    var timer: Task<Void, Never>?
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(_ value: Bool) {
+        timer?.cancel()
+        continuation?.resume(returning: value)
+        continuation = nil
+    }
+}
+
+/// What a test store's end-of-test check needs, shared with the store's
+/// effect-count callback and readable from `deinit`, which is not isolated to
+/// the main actor.
+private final class EndOfTestLedger: Sendable {
+    struct Counts {
+        var isFinished = false
+        var isExhaustive = true
+        var unasserted = 0
+        var runningEffects = 0
+    }
+
+    let counts = Mutex(Counts())
+}

@@ -1,0 +1,165 @@
+import Testing
+import AsyncState
+import AsyncStateTesting
+
+@Suite("TestStore")
+@MainActor
+struct TestStoreTests {
+    typealias Screen = ProfileScreen
+
+    func makeStore(gates: Int = 2) -> (TestStore<Screen.State, Screen.Action>, GateQueue) {
+        let queue = GateQueue(count: gates)
+        let store = TestStore(initialState: Screen.State(), reducer: Screen(gates: queue))
+        store.timeout = .milliseconds(200)
+        return (store, queue)
+    }
+
+    @Test("a full load passes with every step asserted")
+    func fullLoad() async {
+        let (store, gates) = makeStore()
+        store.send(.refresh)
+        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        gates[0].open(with: "Lee")
+        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { $0.profile.apply(.finished(LoadID(1), "Lee")) }
+        await store.finish()
+        #expect(store.state.profile.value == "Lee")
+    }
+
+    @Test("a race released in the test's order: B finishes, then A's result is dropped")
+    func race() async {
+        let (store, gates) = makeStore()
+        store.send(.refresh)
+        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        store.send(.refresh)
+        await store.receive(.profile(.started(LoadID(2)))) { $0.profile.apply(.started(LoadID(2))) }
+        await store.receive(.profile(.cancelled(LoadID(1))))   // #1 was superseded: dropped, no change
+        gates[1].open(with: "B")
+        await store.receive(.profile(.finished(LoadID(2), "B"))) { $0.profile.apply(.finished(LoadID(2), "B")) }
+        await store.finish()
+    }
+
+    @Test("a wrong mutation fails with a diff of expected and actual state")
+    func wrongMutation() {
+        let (store, _) = makeStore()
+        withKnownIssue {
+            store.send(.rename("Settings")) { $0.title = "Setings" }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("State after send(.rename(\"Settings\")) differs from the expected state (- expected, + actual)")
+                && text.contains(#"-   title: "Setings","#)
+                && text.contains(#"+   title: "Settings","#)
+        }
+    }
+
+    @Test("an action that arrives unasserted fails at the next send")
+    func unassertedBeforeSend() async {
+        let (store, _) = makeStore()
+        store.send(.refresh)
+        withKnownIssue {
+            store.send(.cancel) { $0.profile.cancel() }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("Must receive 1 action(s) before sending .cancel:\n  .profile(.started(#1))")
+        }
+        await store.receive(.profile(.cancelled(LoadID(1))))
+        await store.finish()
+    }
+
+    @Test("receiving a different action than the one expected fails")
+    func unexpectedAction() async {
+        let (store, gates) = makeStore()
+        store.send(.refresh)
+        await withKnownIssue {
+            await store.receive(.profile(.finished(LoadID(1), "X")))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(#"Expected to receive .profile(.finished(#1, "X")), but received .profile(.started(#1))"#)
+        }
+        gates[0].open(with: "X")
+        await store.receive(.profile(.finished(LoadID(1), "X"))) { $0.profile.apply(.finished(LoadID(1), "X")) }
+        await store.finish()
+    }
+
+    @Test("an expected action that never comes fails after the bounded wait")
+    func neverArrives() async {
+        let (store, _) = makeStore()
+        store.timeout = .milliseconds(20)
+        await withKnownIssue {
+            await store.receive(.refresh)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("Expected to receive .refresh, but no action arrived within")
+        }
+    }
+
+    @Test("effects still in flight at the end fail the test")
+    func inFlightAtEnd() async {
+        let (store, gates) = makeStore()
+        store.timeout = .milliseconds(20)
+        store.send(.refresh)
+        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("1 effect(s) still in flight at the end of the test")
+        }
+        gates[0].open(with: "late")
+    }
+
+    @Test("received actions never asserted fail at the end")
+    func unassertedAtEnd() async {
+        let (store, gates) = makeStore()
+        store.send(.refresh)
+        gates[0].open(with: "x")
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined()
+                .contains("2 received action(s) were not asserted:\n  .profile(.started(#1))\n  .profile(.finished(#1, \"x\"))")
+        }
+    }
+
+    @Test("a test store released with work left reports it")
+    func releasedUnfinished() async {
+        let gates = GateQueue(count: 1)
+        withKnownIssue {
+            let store = TestStore(initialState: Screen.State(), reducer: Screen(gates: gates))
+            store.send(.refresh)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("were not asserted") || text.contains("still in flight")
+        }
+        gates[0].open(with: "done")
+    }
+
+    @Test("non-exhaustive: unasserted actions are skipped and partial assertions pass")
+    func nonExhaustive() async {
+        let (store, gates) = makeStore()
+        store.exhaustivity = .off
+        store.send(.refresh)
+        gates[0].open(with: "Lee")
+        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { $0.profile.setValue("Lee") }
+        #expect(store.state.profile.state == .success(value: "Lee"))
+        await store.finish()
+    }
+
+    @Test("non-exhaustive: a mutation that contradicts the state still fails")
+    func nonExhaustiveWrong() {
+        let (store, _) = makeStore()
+        store.exhaustivity = .off
+        withKnownIssue {
+            store.send(.rename("A")) { $0.title = "B" }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("differs from the expected state")
+        }
+    }
+
+    @Test("load IDs start at #1 in every test store")
+    func idsStartAtOne() async {
+        for _ in 0..<2 {
+            let (store, gates) = makeStore()
+            store.send(.refresh)
+            await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+            gates[0].open(with: "x")
+            await store.receive(.profile(.finished(LoadID(1), "x"))) { $0.profile.apply(.finished(LoadID(1), "x")) }
+            await store.finish()
+        }
+    }
+}
