@@ -14,6 +14,8 @@ struct ProfileScreen: Reducer {
 
     enum Action: Equatable {
         case refresh
+        /// Refresh, letting this load run to the end if a newer one supersedes it.
+        case refreshKeepingEarlier
         case cancel
         case rename(String)
         case profile(LoadAction<String, LoadFailure>)
@@ -27,6 +29,9 @@ struct ProfileScreen: Reducer {
         case .refresh:
             let gate = gates.next()
             return .load(Action.profile, mapError: { _ in .offline }) { try await gate.wait() }
+        case .refreshKeepingEarlier:
+            let gate = gates.next()
+            return .load(Action.profile, whenSuperseded: .keepRunning, mapError: { _ in .offline }) { try await gate.wait() }
         case .cancel:
             return .cancel(load: state.profile.cancel())
         case .rename(let title):

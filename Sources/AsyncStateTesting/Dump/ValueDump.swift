@@ -107,6 +107,12 @@ enum ValueDump {
 
     /// The text of a value that has no structure worth showing, or `nil`.
     static func leafText(_ value: Any) -> String? {
+        // Unwrap first: a boxed `Optional(5)` would otherwise cast to `Numeric`
+        // and print as `Optional(5)`.
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            return mirror.children.first.map { leafText($0.value) } ?? "nil"
+        }
         switch value {
         case let string as String: return string.debugDescription
         case let substring as Substring: return String(substring).debugDescription
@@ -116,7 +122,6 @@ enum ValueDump {
         case is any Numeric, is Bool: return String(describing: value)
         default: break
         }
-        let mirror = Mirror(reflecting: value)
         if mirror.children.isEmpty {
             switch mirror.displayStyle {
             case .enum: return "." + String(describing: value)

@@ -80,7 +80,7 @@ struct SnapshotFile {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             if mode == .never {
-                return "No snapshot \"\(name)\" at \(path). Record mode is 'never' (CI is set, or \(SnapshotRecordMode.environmentVariable)=never): run the test locally to record it, and commit the file."
+                return "No snapshot \"\(name)\" at \(path). Record mode is 'never' (from the call, \(SnapshotRecordMode.environmentVariable), or CI being set), so nothing is recorded: run the test locally to record it, and commit the file."
             }
             return write(actual) ?? "Recorded snapshot \"\(name)\" at \(path). It did not exist; check it in and run the test again."
         }

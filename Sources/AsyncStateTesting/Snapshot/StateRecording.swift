@@ -6,14 +6,15 @@ import AsyncState
 ///
 /// ```text
 /// # AsyncState state sequence
-/// initial: State(profile: …)
+/// initial:
+///   State(profile: …)
 ///
-/// 1. refresh
+/// 1. .refresh
 ///    (no change)
-/// 2. profile(.started(#1))
+/// 2. .profile(.started(#1))
 ///    profile.state: .notLoaded → .loading
 ///    profile.inFlightID: nil → #1
-/// 3. dropped as stale: profile(.finished(#1, 1))
+/// 3. dropped as stale: .profile(.finished(#1, 1))
 /// ```
 @MainActor
 public final class StateRecording<State, Action> {
@@ -24,7 +25,8 @@ public final class StateRecording<State, Action> {
     /// Starts a recording from `initialState`; feed it with ``record(_:)``.
     public init(initialState: State) {
         previous = FieldList(initialState)
-        lines = [snapshotHeader, "initial: " + String(dumping: initialState).replacingNewlines(indent: "  ")]
+        lines = [snapshotHeader, "initial:"]
+        lines += String(dumping: initialState).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
     }
 
     /// Starts recording every transition of `store` from now on.
@@ -62,10 +64,3 @@ public final class StateRecording<State, Action> {
 
 /// The first line of every recording; a file without it is not a snapshot.
 let snapshotHeader = "# AsyncState state sequence"
-
-extension String {
-    /// This text with every line after the first indented by `indent`.
-    func replacingNewlines(indent: String) -> String {
-        split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + indent)
-    }
-}
