@@ -7,11 +7,19 @@ let package = Package(
     products: [
         .library(name: "AsyncState", targets: ["AsyncState"]),
         .library(name: "AsyncStateTesting", targets: ["AsyncStateTesting"]),
+        .executable(name: "asyncstate-demo", targets: ["asyncstate-demo"]),
     ],
     targets: [
         .target(name: "AsyncState"),
         .target(name: "AsyncStateTesting", dependencies: ["AsyncState"]),
+        .target(name: "DemoFeatures", dependencies: ["AsyncState"], path: "Examples/DemoFeatures"),
+        .executableTarget(name: "asyncstate-demo", dependencies: ["AsyncState", "DemoFeatures"], path: "Examples/Demo"),
         .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateTesting"]),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["asyncstate-demo", "DemoFeatures", "AsyncState", "AsyncStateTesting"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(
             name: "AsyncStateTestingTests",
             dependencies: ["AsyncState", "AsyncStateTesting"],

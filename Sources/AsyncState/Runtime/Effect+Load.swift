@@ -9,10 +9,17 @@ extension Effect {
     ///
     /// ```swift
     /// case .refresh:
-    ///     return .load(Action.profile) { () async throws(ProfileError) in
-    ///         try await api.profile()
+    ///     return .load(Action.profile, operation: api.profile)
+    /// case .search(let query):
+    ///     return .load(Action.results) { () async throws(SearchError) in
+    ///         try await api.search(query)
     ///     }
     /// ```
+    ///
+    /// Swift infers a closure that uses `try` as throwing `any Error`, so a
+    /// closure passed here names its error type, as above — or pass a method
+    /// reference, which keeps its typed `throws`. For untyped errors use
+    /// ``load(_:whenSuperseded:mapError:operation:)``.
     ///
     /// - Parameters:
     ///   - embed: wraps each load action in this feature's action, usually an enum case.

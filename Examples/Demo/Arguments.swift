@@ -1,0 +1,136 @@
+/// The demo's command line, parsed by hand: a scenario name and options.
+struct Arguments: Equatable {
+    enum Command: Equatable {
+        case tour
+        case scenario(String)
+    }
+
+    var command: Command = .tour
+    var seed: UInt64 = 42
+    var latencyMilliseconds = 300
+    var failureRate = 0.0
+    var json = false
+    var pace = 1.0
+    var interactive = false
+    var color = true
+    var help = false
+
+    /// Why a command line was refused; printed with the usage, exit status 2.
+    struct Problem: Error, Equatable, CustomStringConvertible {
+        var description: String
+    }
+
+    static let latencyRange = 0...5_000
+    static let paceRange = 0.0...10.0
+
+    /// Parses `arguments` (without the program name).
+    static func parse(_ arguments: [String]) throws(Problem) -> Arguments {
+        var result = Arguments()
+        var remaining = arguments[...]
+        func value(for option: String) throws(Problem) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw Problem(description: "\(option) needs a value")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "-h", "--help":
+                result.help = true
+            case "--seed":
+                let text = try value(for: argument)
+                guard let seed = UInt64(text) else {
+                    throw Problem(description: "--seed takes a whole number from 0 to \(UInt64.max), not \(text.debugDescription)")
+                }
+                result.seed = seed
+            case "--latency":
+                let text = try value(for: argument)
+                guard let latency = Int(text), latencyRange.contains(latency) else {
+                    throw Problem(description: "--latency takes milliseconds from \(latencyRange.lowerBound) to \(latencyRange.upperBound), not \(text.debugDescription)")
+                }
+                result.latencyMilliseconds = latency
+            case "--failure-rate":
+                let text = try value(for: argument)
+                guard let rate = Double(text), (0...1).contains(rate) else {
+                    throw Problem(description: "--failure-rate takes a fraction from 0 to 1, not \(text.debugDescription)")
+                }
+                result.failureRate = rate
+            case "--pace":
+                let text = try value(for: argument)
+                guard let pace = Double(text), paceRange.contains(pace) else {
+                    throw Problem(description: "--pace takes a factor from 0 (instant) to 10, not \(text.debugDescription)")
+                }
+                result.pace = pace
+            case "--json":
+                result.json = true
+            case "--interactive":
+                result.interactive = true
+            case "--no-color":
+                result.color = false
+            case let option where option.hasPrefix("-"):
+                throw Problem(description: "unknown option \(option)")
+            case let name:
+                guard result.command == .tour, !name.isEmpty else {
+                    throw Problem(description: "unexpected argument \(name.debugDescription)")
+                }
+                guard name == "tour" || Scenario.named(name) != nil else {
+                    throw Problem(description: "unknown scenario \(name.debugDescription); try one of: tour, \(Scenario.all.map(\.name).joined(separator: ", "))")
+                }
+                result.command = name == "tour" ? .tour : .scenario(name)
+            }
+        }
+        if result.interactive, result.command != .scenario("search") {
+            throw Problem(description: "--interactive works with the search scenario only")
+        }
+        if result.interactive, result.json {
+            throw Problem(description: "--interactive prints a live view; it cannot be combined with --json")
+        }
+        return result
+    }
+
+    /// The settings of the simulated world.
+    var settings: Settings {
+        Settings(seed: seed, latency: .milliseconds(latencyMilliseconds), failureRate: failureRate)
+    }
+
+    static let usage = """
+    Usage: asyncstate-demo [scenario] [options]
+
+    Plays scenarios of AsyncState, printing a timeline of every action, the
+    state after it, and each stale result that was dropped. With no scenario,
+    plays a short tour of all of them.
+
+    Scenarios:
+      tour       all scenarios, one after another (the default)
+    \(Scenario.all.map { "  " + $0.name.padding(9) + "  " + $0.summary }.joined(separator: "\n"))
+
+    Options:
+      --seed N            seed for simulated latency and failures (default 42)
+      --latency MS        typical request latency, 0-5000 ms (default 300)
+      --failure-rate R    share of requests that fail, 0-1 (default 0)
+      --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1)
+      --json              print the state sequence as JSON lines
+      --interactive       search only: each line typed on stdin is a new query
+      --no-color          never colour the output (NO_COLOR is honoured too)
+      -h, --help          show help; after a scenario, that scenario's help
+    """
+
+    static func help(for scenario: Scenario) -> String {
+        """
+        Usage: asyncstate-demo \(scenario.name) [options]
+
+        \(scenario.summary)
+
+        \(scenario.details)
+
+        Options: --seed N, --latency MS, --failure-rate R, --pace X, --json, --no-color\(scenario.name == "search" ? ", --interactive" : "")
+        (see asyncstate-demo --help)
+        """
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,38 @@
+import AsyncState
+import DemoFeatures
+
+extension Presenter where State == ProfileFeature.State, Action == ProfileFeature.Action {
+    static let profile = Presenter(
+        state: { "profile: \($0.profile)" },
+        load: { if case .profile(let load) = $0 { LoadEvent(load) } else { nil } }
+    )
+}
+
+extension Presenter where State == FeedFeature.State, Action == FeedFeature.Action {
+    static let feed = Presenter(
+        state: { "\($0.posts.state.isLoading ? "⟳ " : "")\($0.face)" },
+        action: { action in
+            if case .posts(.finished(let id, let posts)) = action { return "posts(finished(\(id), \(posts.count) posts))" }
+            return String(describing: action)
+        },
+        load: { if case .posts(let load) = $0 { LoadEvent(load) } else { nil } }
+    )
+}
+
+extension Presenter where State == SearchFeature.State, Action == SearchFeature.Action {
+    static let search = Presenter(
+        state: { "query \($0.query.debugDescription) · results: \($0.results)" },
+        load: { if case .results(let load) = $0 { LoadEvent(load) } else { nil } }
+    )
+}
+
+extension Presenter where State == SaveFeature.State, Action == SaveFeature.Action {
+    static let save = Presenter(
+        state: { state in
+            SaveFeature.Operation.allCases
+                .map { "\($0): \(state.isActive($0) ? "active" : state.operations[$0]?.error.map { "failed (\($0))" } ?? "idle")" }
+                .joined(separator: " · ") + " · revision \(state.revision)"
+        },
+        load: { if case .operation(let key, let load) = $0 { LoadEvent(load, label: key.rawValue) } else { nil } }
+    )
+}

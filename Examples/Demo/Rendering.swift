@@ -1,0 +1,74 @@
+import Foundation
+
+/// Turns timeline events into text or JSON lines.
+@MainActor
+struct Renderer {
+    enum Format { case text, json }
+
+    var format: Format
+    var output: Output
+
+    private static let actionWidth = 40
+
+    func header(_ scenario: Scenario) {
+        guard format == .text else { return }
+        output.line()
+        output.line(output.styled("▶ \(scenario.name)", .bold) + "  " + scenario.summary)
+        output.line(output.styled("     time  " + pad("action", Self.actionWidth) + "  state", .dim))
+    }
+
+    func note(_ text: String, at time: Duration) {
+        guard format == .text else { return }
+        output.line(output.styled("  \(leftPad(time.secondsText, 7))  — \(text)", .magenta))
+    }
+
+    func entry(_ entry: Timeline.Entry, scenario: Scenario) {
+        switch format {
+        case .json:
+            let object: [String: Any] = [
+                "scenario": scenario.name,
+                "time_ms": entry.time.milliseconds,
+                "action": entry.action,
+                "state": entry.state,
+                "dropped": entry.isDropped,
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            output.line(String(decoding: data, as: UTF8.self))
+        case .text:
+            let time = output.styled(leftPad(entry.time.secondsText, 7), .dim)
+            if entry.isDropped {
+                let action = output.styled(pad("✗ " + entry.action, Self.actionWidth), .red)
+                output.line("  \(time)  \(action)  " + output.styled("dropped: not the load in flight", .red))
+            } else {
+                output.line("  \(time)  \(pad(entry.action, Self.actionWidth))  \(entry.state)")
+            }
+        }
+    }
+
+    /// The lane diagram: which load started when, ended when, and which won.
+    func lanes(_ timeline: Timeline) {
+        guard format == .text, !timeline.lanes.isEmpty else { return }
+        let width = 36
+        let total = max(timeline.lanes.map { ($0.end ?? $0.start).milliseconds }.max() ?? 1, 1)
+        func column(_ time: Duration) -> Int { time.milliseconds * width / total }
+        output.line()
+        output.line(output.styled("  loads      0s" + String(repeating: " ", count: max(0, width - 8)) + Duration.milliseconds(total).secondsText, .dim))
+        for lane in timeline.lanes {
+            let start = column(lane.start)
+            let end = lane.end.map(column) ?? width
+            let bar = String(repeating: " ", count: start) + "├" + String(repeating: "─", count: max(0, end - start - 1)) + (lane.end == nil ? "→" : "┤")
+            let name = pad("\(lane.id)" + (lane.label.map { " \($0)" } ?? ""), 9)
+            let outcome = lane.outcome ?? "… still running"
+            let style: Output.Style = outcome.hasPrefix("✓") ? .green : outcome.hasPrefix("✗") ? .red : .yellow
+            output.line("  \(name)  \(pad(bar, width + 1))  " + output.styled(outcome, style))
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count > width ? String(text.prefix(width - 1)) + "…" : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private func leftPad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

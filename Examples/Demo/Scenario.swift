@@ -1,0 +1,118 @@
+import AsyncState
+import DemoFeatures
+
+/// A runnable story that shows one promise of the kit.
+struct Scenario: Sendable {
+    var name: String
+    var summary: String
+    var details: String
+    fileprivate var play: @MainActor @Sendable (Scenario, Player, Settings) async -> Timeline
+
+    /// Plays the scenario with `settings` and returns what happened.
+    @MainActor
+    @discardableResult
+    func run(_ player: Player, _ settings: Settings) async -> Timeline {
+        await play(self, player, settings)
+    }
+}
+
+/// What the command line controls about the simulated world.
+struct Settings: Sendable {
+    var seed: UInt64 = 42
+    var latency: Duration = .milliseconds(300)
+    var failureRate: Double = 0
+
+    func network() -> Network {
+        Network(seed: seed, baseLatency: latency, failureRate: failureRate)
+    }
+}
+
+extension Scenario {
+    static let all: [Scenario] = [profile, feed, search, save, cancel]
+
+    static func named(_ name: String) -> Scenario? {
+        all.first { $0.name == name }
+    }
+
+    static let profile = Scenario(
+        name: "profile",
+        summary: "Load on appear, then reload: the name stays on screen while refreshing.",
+        details: "A first load goes .loading → .success; a reload shows .refreshing(value:) with the old name until the new one arrives."
+    ) { scenario, player, settings in
+        let clock = SimulatedClock()
+        return await player.play(
+            scenario, reducer: ProfileFeature(api: DemoAPI(clock: clock, network: settings.network())),
+            initialState: .init(), clock: clock, presenter: .profile,
+            script: [(.zero, .send(.appeared)), (.milliseconds(500), .send(.reloadTapped))]
+        )
+    }
+
+    static let feed = Scenario(
+        name: "feed",
+        summary: "Pull to refresh keeps posts on screen; a failed refresh keeps them and adds a banner.",
+        details: "The network goes offline before the second refresh: the state becomes .error, yet the last posts stay readable, so the screen shows content plus an error banner instead of going blank."
+    ) { scenario, player, settings in
+        let clock = SimulatedClock()
+        let network = settings.network()
+        return await player.play(
+            scenario, reducer: FeedFeature(api: DemoAPI(clock: clock, network: network)),
+            initialState: .init(), clock: clock, presenter: .feed,
+            script: [
+                (.zero, .send(.appeared)),
+                (.milliseconds(500), .send(.pulledToRefresh)),
+                (.milliseconds(1_000), .happen("the network goes offline") { network.setOffline(true) }),
+                (.milliseconds(1_000), .send(.pulledToRefresh)),
+            ]
+        )
+    }
+
+    static let search = Scenario(
+        name: "search",
+        summary: "Typing fast starts overlapping searches; late answers to old queries are dropped.",
+        details: "Each keystroke waits out a 120 ms debounce (a quick second keystroke replaces the first), then searches. Broad queries are slow, so the answer for \"s\" can arrive after the answer for \"swift\" — and is dropped as stale, never shown."
+    ) { scenario, player, settings in
+        let clock = SimulatedClock()
+        let api = DemoAPI(clock: clock, network: settings.network())
+        return await player.play(
+            scenario, reducer: SearchFeature(api: api, clock: clock, debounce: .milliseconds(120)),
+            initialState: .init(), clock: clock, presenter: .search,
+            script: [
+                (.zero, .send(.queryChanged("s"))),
+                (.milliseconds(180), .send(.queryChanged("sw"))),
+                (.milliseconds(230), .send(.queryChanged("swi"))),
+                (.milliseconds(400), .send(.queryChanged("swif"))),
+                (.milliseconds(560), .send(.queryChanged("swift"))),
+            ]
+        )
+    }
+
+    static let save = Scenario(
+        name: "save",
+        summary: "Operations tracked one by one: save and delete run at once; a double-tapped Save runs once.",
+        details: "Each operation is its own Loadable keyed by name. Save is active while it runs, so a second tap is ignored (first wins); delete runs alongside without touching save's state."
+    ) { scenario, player, settings in
+        let clock = SimulatedClock()
+        return await player.play(
+            scenario, reducer: SaveFeature.reducer(api: DemoAPI(clock: clock, network: settings.network())),
+            initialState: .init(), clock: clock, presenter: .save,
+            script: [
+                (.zero, .send(.saveTapped)),
+                (.milliseconds(60), .send(.saveTapped)),
+                (.milliseconds(100), .send(.deleteTapped)),
+            ]
+        )
+    }
+
+    static let cancel = Scenario(
+        name: "cancel",
+        summary: "Cancelling a reload returns to the previous value — never an error, never stuck loading.",
+        details: "After a first load succeeds, a reload starts and is cancelled before it answers: the state goes back to .success with the name already shown."
+    ) { scenario, player, settings in
+        let clock = SimulatedClock()
+        return await player.play(
+            scenario, reducer: ProfileFeature(api: DemoAPI(clock: clock, network: settings.network())),
+            initialState: .init(), clock: clock, presenter: .profile,
+            script: [(.zero, .send(.appeared)), (.milliseconds(500), .send(.reloadTapped)), (.milliseconds(600), .send(.cancelTapped))]
+        )
+    }
+}

@@ -1,0 +1,87 @@
+import AsyncState
+
+/// The demo's pretend backend: every call waits a seeded, random latency on
+/// the given clock and may fail, so runs are reproducible from a seed.
+public struct DemoAPI: Sendable {
+    /// Why a request failed.
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        case offline
+        case serverError
+
+        public var description: String {
+            switch self {
+            case .offline: "offline"
+            case .serverError: "server error"
+            }
+        }
+    }
+
+    private let clock: any Clock<Duration>
+    private let network: Network
+
+    /// Creates an API that waits on `clock`; see ``Network`` for latency and failures.
+    public init(clock: any Clock<Duration>, network: Network) {
+        self.clock = clock
+        self.network = network
+    }
+
+    /// The signed-in user's name and where they are; `visit` counts the
+    /// loads, so a reload brings back something new.
+    @MainActor
+    public func profile(visit: Int) async throws(Failure) -> String {
+        let cities = ["Singapore", "Tokyo", "Lisbon", "Montréal"]
+        return try await respond(to: "profile") { "Lee Wong · \(cities[(visit - 1) % cities.count])" }
+    }
+
+    /// The newest posts; `version` changes what a refresh brings back.
+    @MainActor
+    public func feed(version: Int) async throws(Failure) -> [String] {
+        try await respond(to: "feed") {
+            (1...3).map { "post \((version - 1) * 3 + $0)" }
+        }
+    }
+
+    /// Search results for `query`. Broad (short) queries match more and are
+    /// slower, as on a real server — which is how old answers arrive late.
+    @MainActor
+    public func search(_ query: String) async throws(Failure) -> SearchResults {
+        let breadth = Double(max(1, 6 - min(query.count, 5))) / 2
+        return try await respond(to: "search", slowdown: breadth) {
+            let words = ["swift", "swiftui", "switch", "swim", "sweet", "sword", "async", "actor", "await"]
+            return SearchResults(query: query, hits: words.filter { $0.hasPrefix(query.lowercased()) })
+        }
+    }
+
+    /// Saves a document; returns the saved revision.
+    @MainActor
+    public func save(_ revision: Int) async throws(Failure) -> Int {
+        try await respond(to: "save") { revision }
+    }
+
+    /// Deletes a draft; returns how many drafts were removed.
+    @MainActor
+    public func deleteDraft() async throws(Failure) -> Int {
+        try await respond(to: "delete") { 1 }
+    }
+
+    @MainActor
+    private func respond<Value>(to request: String, slowdown: Double = 1, _ value: () -> Value) async throws(Failure) -> Value {
+        let plan = network.plan(for: request)
+        do {
+            try await clock.sleep(for: plan.latency * slowdown)
+        } catch {
+            // Cancelled while waiting; the load reports `.cancelled`, whatever is thrown here.
+            throw .offline
+        }
+        if let failure = plan.failure { throw failure }
+        return value()
+    }
+}
+
+/// Results of one search, printed compactly in the timeline.
+public struct SearchResults: Equatable, Sendable, CustomStringConvertible {
+    public var query: String
+    public var hits: [String]
+
+    public var description: String { "\(hits.count) hits for \(query.debugDescription)" }
+}

@@ -1,0 +1,60 @@
+import Synchronization
+
+/// The simulated network: latency around a base value, random failures at a
+/// rate, and an offline switch scenarios can flip — all drawn from a seeded
+/// generator so a run is reproducible.
+public final class Network: Sendable {
+    /// What one request will do.
+    public struct Plan: Sendable {
+        public var latency: Duration
+        public var failure: DemoAPI.Failure?
+    }
+
+    private struct State {
+        var random: SplitMix64
+        var isOffline = false
+    }
+
+    private let state: Mutex<State>
+    private let baseLatency: Duration
+    private let failureRate: Double
+
+    /// Creates a network whose latencies vary from half to one and a half
+    /// times `baseLatency`, failing a `failureRate` share of requests.
+    public init(seed: UInt64, baseLatency: Duration, failureRate: Double) {
+        state = Mutex(State(random: SplitMix64(seed: seed)))
+        self.baseLatency = baseLatency
+        self.failureRate = failureRate
+    }
+
+    /// Takes the network down or brings it back.
+    public func setOffline(_ offline: Bool) {
+        state.withLock { $0.isOffline = offline }
+    }
+
+    /// Draws the latency and outcome of the next request.
+    public func plan(for request: String) -> Plan {
+        state.withLock { state in
+            let factor = 0.5 + Double(state.random.next() % 1_000) / 1_000
+            let latency = baseLatency * factor
+            let failed = Double(state.random.next() % 10_000) / 10_000 < failureRate
+            let failure: DemoAPI.Failure? = state.isOffline ? .offline : failed ? .serverError : nil
+            return Plan(latency: latency, failure: failure)
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so every run with a seed draws the same numbers.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+import AsyncState
+import AsyncStateTesting
+@testable import asyncstate_demo
+
+/// The demo's scenarios, played silently in simulated time.
+@Suite("Demo scenarios")
+@MainActor
+struct ScenarioSnapshotTests {
+    /// A player that prints nothing.
+    func quietPlayer() -> Player {
+        Player(renderer: Renderer(format: .text, output: Output(useColor: false, write: { _ in })), pace: 0)
+    }
+
+    @Test("every scenario plays the state sequence of its committed snapshot", arguments: Scenario.all.map(\.name))
+    func snapshot(name: String) async throws {
+        let scenario = try #require(Scenario.named(name))
+        let player = quietPlayer()
+        var recording: StateRecording<Any, Any>?
+        player.onStart = { recording = StateRecording(initialState: $0) }
+        player.onTransition = { recording?.record($0) }
+        await scenario.run(player, Settings())
+        assertSnapshot(of: try #require(recording), named: name)
+    }
+
+    @Test("search drops the late answers to old queries and shows the newest")
+    func searchDrops() async {
+        let timeline = await Scenario.search.run(quietPlayer(), Settings())
+        #expect(timeline.lanes.contains { $0.outcome == "✗ dropped (stale)" })
+        #expect(timeline.lanes.last?.outcome == "✓ shown")
+        #expect(timeline.entries.last(where: { !$0.isDropped })?.state.contains(#"2 hits for "swift""#) == true)
+    }
+
+    @Test("cancel returns to the value shown before the reload, never an error")
+    func cancelReturns() async {
+        let timeline = await Scenario.cancel.run(quietPlayer(), Settings())
+        #expect(timeline.entries.contains { $0.action == "cancelTapped" && $0.state == #"profile: success(value: "Lee Wong · Singapore")"# })
+        #expect(!timeline.entries.contains { $0.state.contains("error") })
+    }
+
+    @Test("the same seed plays the same timeline; another seed plays another")
+    func deterministic() async {
+        func times(_ seed: UInt64) async -> [Int] {
+            await Scenario.search.run(quietPlayer(), Settings(seed: seed)).entries.map(\.time.milliseconds)
+        }
+        let first = await times(42)
+        #expect(await times(42) == first)
+        #expect(await times(7) != first)
+    }
+
+    @Test("the text timeline marks drops and draws one lane per load")
+    func text() async {
+        var lines: [String] = []
+        let player = Player(renderer: Renderer(format: .text, output: Output(useColor: false, write: { lines.append($0) })), pace: 0)
+        await Scenario.search.run(player, Settings())
+        #expect(lines.contains { $0.contains("✗ results(finished(#2") && $0.hasSuffix("dropped: not the load in flight") })
+        #expect(lines.filter { $0.hasPrefix("  #") }.count == 4)
+    }
+}
