@@ -8,12 +8,22 @@ let package = Package(
         .library(name: "AsyncState", targets: ["AsyncState"]),
         .library(name: "AsyncStateTesting", targets: ["AsyncStateTesting"]),
         .executable(name: "asyncstate-demo", targets: ["asyncstate-demo"]),
+        .executable(name: "asyncstate-bench", targets: ["asyncstate-bench"]),
     ],
     targets: [
         .target(name: "AsyncState"),
         .target(name: "AsyncStateTesting", dependencies: ["AsyncState"]),
         .target(name: "DemoFeatures", dependencies: ["AsyncState"], path: "Examples/DemoFeatures"),
         .executableTarget(name: "asyncstate-demo", dependencies: ["AsyncState", "DemoFeatures"], path: "Examples/Demo"),
+        .executableTarget(
+            name: "asyncstate-bench",
+            dependencies: [
+                "AsyncState",
+                // The test-store case runs where a plain executable can load the
+                // test frameworks; on Apple platforms XCTest is not loadable outside tests.
+                .target(name: "AsyncStateTesting", condition: .when(platforms: [.linux])),
+            ]
+        ),
         .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateTesting"]),
         .testTarget(
             name: "DemoTests",

@@ -1,0 +1,97 @@
+/// A small benchmark harness: each case runs interleaved with its baseline in
+/// the same process, several times, and reports the median and range of
+/// nanoseconds per operation.
+
+/// Values the optimizer must not delete. Every case folds its results in here;
+/// the total is printed at the end.
+@MainActor var checksum: UInt64 = 0
+
+@MainActor @inline(never)
+func consume(_ value: Int) {
+    checksum = checksum &+ UInt64(truncatingIfNeeded: value)
+}
+
+/// How much work each measurement does.
+struct Budget {
+    var runs: Int
+    var scale: Double
+
+    /// `base` iterations, scaled down for `--quick`, at least 1.
+    func iterations(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
+}
+
+/// Nanoseconds per operation over several runs.
+struct Sample {
+    var values: [Double]
+
+    var median: Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+    var min: Double { values.min() ?? 0 }
+    var max: Double { values.max() ?? 0 }
+}
+
+/// One line of the report.
+struct Result {
+    var group: String
+    var name: String
+    var sample: Sample
+    /// The baseline's name and median, when this is not itself a baseline.
+    var baseline: (name: String, median: Double)?
+    /// The ratio the issue sets as the target, if any.
+    var target: Double?
+    /// Shown instead of ns/op, for non-timing results (memory).
+    var text: String?
+
+    var ratio: Double? { baseline.map { sample.median / $0.median } }
+}
+
+/// Something measured: `body(n)` performs `n` operations and returns a value to consume.
+struct Measured {
+    var name: String
+    var iterations: Int
+    var body: @MainActor (Int) async -> Int
+}
+
+@MainActor
+enum Harness {
+    /// Runs `baseline` and `cases` alternately, `budget.runs` times after one
+    /// warm-up round, and returns one result per case (baseline first).
+    static func compare(
+        group: String,
+        baseline: Measured,
+        cases: [(Measured, target: Double?)],
+        budget: Budget
+    ) async -> [Result] {
+        let all = [baseline] + cases.map(\.0)
+        var samples = Array(repeating: Sample(values: []), count: all.count)
+        for round in 0...budget.runs {
+            for (index, measured) in all.enumerated() {
+                let nanoseconds = await time(measured)
+                if round > 0 { samples[index].values.append(nanoseconds) }
+            }
+        }
+        var results = [Result(group: group, name: baseline.name, sample: samples[0], baseline: nil, target: nil)]
+        for (offset, entry) in cases.enumerated() {
+            results.append(Result(
+                group: group, name: entry.0.name, sample: samples[offset + 1],
+                baseline: (baseline.name, samples[0].median), target: entry.target
+            ))
+        }
+        return results
+    }
+
+    /// Nanoseconds per operation of one run.
+    static func time(_ measured: Measured) async -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let value = await measured.body(measured.iterations)
+        let elapsed = start.duration(to: clock.now)
+        consume(value)
+        let (seconds, attoseconds) = elapsed.components
+        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+        return nanoseconds / Double(measured.iterations)
+    }
+}

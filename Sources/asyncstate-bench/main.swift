@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// asyncstate-bench: `swift run -c release asyncstate-bench [--quick] [--filter TEXT]`.
+// Every ratio compares against a baseline measured in this same run.
+
+let usage = """
+Usage: asyncstate-bench [--quick] [--filter TEXT]
+
+  --quick         a seconds-long smoke run (fewer iterations and runs)
+  --filter TEXT   run only the groups whose title contains TEXT (case-insensitive)
+  -h, --help      show this help
+"""
+
+var budget = Budget(runs: 7, scale: 1)
+var filter: String?
+var remaining = CommandLine.arguments.dropFirst()
+while let argument = remaining.popFirst() {
+    switch argument {
+    case "--quick":
+        budget = Budget(runs: 2, scale: 0.02)
+    case "--filter":
+        guard let text = remaining.popFirst() else {
+            print("asyncstate-bench: --filter needs a value\n\n\(usage)")
+            exit(2)
+        }
+        filter = text.lowercased()
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        print("asyncstate-bench: unknown argument \(argument)\n\n\(usage)")
+        exit(2)
+    }
+}
+
+#if DEBUG
+print("warning: a debug build; measure with `swift run -c release asyncstate-bench`")
+#endif
+
+let groups: [(String, @MainActor (Budget) async -> [Result])] = {
+    var groups: [(String, @MainActor (Budget) async -> [Result])] = [
+        ("1. value model: AsyncState transitions and the pure load reducer", Cases.valueModel),
+        ("2. Store.send with a trivial reducer", Cases.send),
+        ("3. scoped and keyed children", Cases.children),
+        ("4. load round trip", Cases.loadRoundTrip),
+        ("5. stale drops with loads in flight", Cases.staleDrops),
+        ("6. memory", Memory.run),
+    ]
+    #if canImport(AsyncStateTesting)
+    groups.append(("7. test store", TestStoreCase.run))
+    #endif
+    return groups
+}()
+
+print("asyncstate-bench — \(budget.runs) runs per case\(budget.scale < 1 ? " (quick)" : ""), ns/op median (min–max), ratios to baselines measured in this run")
+var ran = 0
+for (title, run) in groups where filter.map({ title.lowercased().contains($0) }) ?? true {
+    Report.header(title)
+    Report.print(await run(budget))
+    ran += 1
+}
+if ran == 0 {
+    print("asyncstate-bench: no group matches --filter \(filter ?? "")")
+    exit(2)
+}
+print("")
+print("checksum: \(checksum)")
