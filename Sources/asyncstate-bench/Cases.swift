@@ -6,41 +6,58 @@ import Observation
 enum Cases {
     // MARK: 1. The value model
 
+    /// A fixed pseudo-random stream of events, so no loop can be folded away.
+    static let events: [Bool] = {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        return (0..<4_096).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state % 3 != 0   // two starts for every finish, on average
+        }
+    }()
+
     static func valueModel(_ budget: Budget) async -> [Result] {
-        let n = budget.iterations(2_000_000)
-        let baseline = Measured(name: "plain enum switch (2 events)", iterations: n) { n in
+        let n = budget.iterations(4_000_000)
+        let events = Self.events
+        let baseline = Measured(name: "plain enum switch, per event", iterations: n) { n in
             var state = PlainLoadState.idle
+            var sum = 0
             for i in 0..<n {
-                state.handle(.start)
-                state.handle(.finish(i))
+                state.handle(events[i & 4_095] ? .start : .finish(i))
+                if case .loaded(let value) = state { sum &+= value } else { sum &+= 1 }
             }
-            if case .loaded(let value) = state { return value }
-            return 0
+            return sum
         }
-        let transitions = Measured(name: "AsyncState start/set/stop (3 transitions)", iterations: n) { n in
+        let transitions = Measured(name: "AsyncState startLoading / setValue, per event", iterations: n) { n in
             var state = AsyncState<Int, Never>.notLoaded
+            var sum = 0
             for i in 0..<n {
-                state.startLoading()
-                state.setValue(i)
-                state.stopLoading()
+                if events[i & 4_095] { state.startLoading() } else { state.setValue(i) }
+                sum &+= state.value ?? 1
             }
-            return state.value ?? 0
+            return sum
         }
-        let reducer = Measured(name: "Loadable.apply .started + .finished (2 actions)", iterations: n) { n in
+        let reducer = Measured(name: "Loadable.apply .started / .finished, per action", iterations: n) { n in
             var loadable = Loadable<Int, Never>()
             var id = LoadID(0)
+            var sum = 0
             for i in 0..<n {
-                id = id.next
-                loadable.apply(.started(id))
-                loadable.apply(.finished(id, i))
+                if events[i & 4_095] {
+                    id = id.next
+                    loadable.apply(.started(id))
+                } else {
+                    loadable.apply(.finished(id, i))
+                }
+                sum &+= loadable.value ?? 1
             }
-            return loadable.value ?? 0
+            return sum
         }
-        let stale = Measured(name: "Loadable.apply stale .finished (dropped)", iterations: n) { n in
+        let stale = Measured(name: "Loadable.apply stale .finished (dropped), per action", iterations: n) { n in
             var loadable = Loadable<Int, Never>()
-            loadable.apply(.started(LoadID(2)))
+            loadable.apply(.started(LoadID(UInt64(n) + 1)))
             var dropped = 0
-            for i in 0..<n where loadable.apply(.finished(LoadID(1), i)) == .droppedAsStale {
+            for i in 0..<n where loadable.apply(.finished(LoadID(UInt64(i)), i)) == .droppedAsStale {
                 dropped &+= 1
             }
             return dropped
@@ -151,12 +168,14 @@ enum Cases {
     static func staleDrops(_ budget: Budget) async -> [Result] {
         let n = budget.iterations(20_000)
         func case_(_ inFlight: Int) -> Measured {
-            Measured(name: "load + stale drop, \(inFlight) in flight", iterations: n) { n in
+            Measured(name: "load + stale drop, \(inFlight) in flight", iterations: n) { n, stopwatch in
                 let parking = Parking()
                 let store = Store(initialState: Loader.State(), reducer: Loader(parking: parking))
                 for slot in 0..<(inFlight - 1) { store.send(.loadParked(-1 - slot)) }
                 var previous = store.send(.loadParked(0))
                 var dropped = 0
+                stopwatch.start()
+                defer { stopwatch.stop() }
                 for i in 1...n {
                     let current = store.send(.loadParked(i))
                     parking.release(i - 1)
@@ -164,6 +183,7 @@ enum Cases {
                     previous = current
                     dropped &+= 1
                 }
+                stopwatch.stop()
                 parking.releaseAll()
                 await previous.finish()
                 return dropped &+ store.runningEffectCount

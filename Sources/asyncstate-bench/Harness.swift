@@ -48,11 +48,39 @@ struct Result {
     var ratio: Double? { baseline.map { sample.median / $0.median } }
 }
 
-/// Something measured: `body(n)` performs `n` operations and returns a value to consume.
+/// Something measured: `body(n, stopwatch)` performs `n` operations and
+/// returns a value to consume. A body with setup or teardown calls
+/// `stopwatch.start()` and `stop()` around the operations; otherwise the whole
+/// body is timed.
 struct Measured {
     var name: String
     var iterations: Int
-    var body: @MainActor (Int) async -> Int
+    var body: @MainActor (Int, Stopwatch) async -> Int
+
+    init(name: String, iterations: Int, body: @escaping @MainActor (Int, Stopwatch) async -> Int) {
+        self.name = name
+        self.iterations = iterations
+        self.body = body
+    }
+
+    init(name: String, iterations: Int, body: @escaping @MainActor (Int) async -> Int) {
+        self.init(name: name, iterations: iterations) { n, _ in await body(n) }
+    }
+}
+
+/// Times the part of a benchmark between `start()` and `stop()`.
+@MainActor
+final class Stopwatch {
+    private let clock = ContinuousClock()
+    private var started: ContinuousClock.Instant?
+    private(set) var elapsed: Duration?
+
+    func start() { started = clock.now }
+
+    func stop() {
+        guard let started else { return }
+        elapsed = started.duration(to: clock.now)
+    }
 }
 
 @MainActor
@@ -86,9 +114,10 @@ enum Harness {
     /// Nanoseconds per operation of one run.
     static func time(_ measured: Measured) async -> Double {
         let clock = ContinuousClock()
+        let stopwatch = Stopwatch()
         let start = clock.now
-        let value = await measured.body(measured.iterations)
-        let elapsed = start.duration(to: clock.now)
+        let value = await measured.body(measured.iterations, stopwatch)
+        let elapsed = stopwatch.elapsed ?? start.duration(to: clock.now)
         consume(value)
         let (seconds, attoseconds) = elapsed.components
         let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9

@@ -93,7 +93,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         policy: OverlapPolicy = .latestWins,
         mapError: @escaping @Sendable (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
-    ) async where Value: SendableMetatype, Failure: SendableMetatype {
+    ) async where Value: SendableMetatype, Failure: Sendable {
         await run(policy, .load(Feature.Action.loaded, mapError: mapError, operation: operation))
     }
 

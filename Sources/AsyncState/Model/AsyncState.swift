@@ -22,6 +22,7 @@ public enum AsyncState<Value: Equatable, Failure: Equatable>: Equatable {
     case error(error: Failure)
 
     /// The value of `.success` and `.refreshing`; `nil` in every other state.
+    @inlinable
     public var value: Value? {
         switch self {
         case .success(let value), .refreshing(let value): value
@@ -30,11 +31,13 @@ public enum AsyncState<Value: Equatable, Failure: Equatable>: Equatable {
     }
 
     /// The failure of `.error`; `nil` in every other state.
+    @inlinable
     public var error: Failure? {
         if case .error(let error) = self { error } else { nil }
     }
 
     /// Whether a request is running: `true` for `.loading` and `.refreshing`.
+    @inlinable
     public var isLoading: Bool {
         switch self {
         case .loading, .refreshing: true
@@ -43,6 +46,7 @@ public enum AsyncState<Value: Equatable, Failure: Equatable>: Equatable {
     }
 
     /// Whether the latest request failed: `true` for `.error`.
+    @inlinable
     public var isError: Bool {
         if case .error = self { true } else { false }
     }
@@ -51,6 +55,7 @@ public enum AsyncState<Value: Equatable, Failure: Equatable>: Equatable {
     ///
     /// `.notLoaded` and `.error` become `.loading`; `.success(value:)` becomes
     /// `.refreshing(value:)`; `.loading` and `.refreshing(value:)` stay as they are.
+    @inlinable
     public mutating func startLoading() {
         switch self {
         case .notLoaded, .error: self = .loading
@@ -63,6 +68,7 @@ public enum AsyncState<Value: Equatable, Failure: Equatable>: Equatable {
     ///
     /// `.loading` becomes `.notLoaded`; `.refreshing(value:)` becomes
     /// `.success(value:)`; every other state stays unchanged.
+    @inlinable
     public mutating func stopLoading() {
         switch self {
         case .loading: self = .notLoaded
@@ -76,6 +82,7 @@ public enum AsyncState<Value: Equatable, Failure: Equatable>: Equatable {
     /// During `.refreshing` the value is replaced and the refresh indicator
     /// stays, so intermediate results can stream in; every other state becomes
     /// `.success(value:)`.
+    @inlinable
     public mutating func setValue(_ newValue: Value) {
         if case .refreshing = self {
             self = .refreshing(value: newValue)

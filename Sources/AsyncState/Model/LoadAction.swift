@@ -21,6 +21,7 @@ public enum LoadAction<Value: Equatable, Failure: Equatable> {
     case cancelled(LoadID)
 
     /// The ID of the load this action is about.
+    @inlinable
     public var id: LoadID {
         switch self {
         case .started(let id), .finished(let id, _), .failed(let id, _), .cancelled(let id): id

@@ -7,5 +7,6 @@ public enum LoadDisposition: Hashable, Sendable {
     case droppedAsStale
 
     /// Whether the action was dropped.
+    @inlinable
     public var isDropped: Bool { self == .droppedAsStale }
 }

@@ -8,13 +8,16 @@ public struct LoadID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: UInt64
 
     /// Creates the ID of generation `rawValue`.
+    @inlinable
     public init(_ rawValue: UInt64) {
         self.rawValue = rawValue
     }
 
     /// The ID that follows this one.
+    @inlinable
     public var next: LoadID { LoadID(rawValue &+ 1) }
 
+    @inlinable
     public static func < (lhs: LoadID, rhs: LoadID) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

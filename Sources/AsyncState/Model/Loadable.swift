@@ -22,50 +22,66 @@
 /// profile.apply(.finished(LoadID(1), "Old"))  // .droppedAsStale
 /// ```
 public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
+    // Stored as internal, `@usableFromInline` properties so `apply(_:)` can be
+    // inlined and specialized in client code; the public API is read-only.
+    @usableFromInline var _state: AsyncState<Value, Failure>
+    @usableFromInline var _value: Value?
+    @usableFromInline var _settledState: AsyncState<Value, Failure>
+    @usableFromInline var _inFlightID: LoadID?
+    @usableFromInline var _newestID: LoadID?
+
     /// The current state, as the seed `AsyncState` enum.
-    public private(set) var state: AsyncState<Value, Failure>
+    @inlinable
+    public var state: AsyncState<Value, Failure> { _state }
 
     /// The last successful (or locally set) value, kept through reloads and failures.
     ///
-    /// Unlike ``AsyncState/value``, this stays non-`nil` in `.loading` after a
-    /// reset-free reload and in `.error`: use it to decide whether there is
-    /// content to show.
-    public private(set) var value: Value?
+    /// Unlike ``AsyncState/value``, this stays non-`nil` while reloading and in
+    /// `.error`: use it to decide whether there is content to show.
+    @inlinable
+    public var value: Value? { _value }
 
     /// The state this loadable returns to when its newest load is cancelled:
     /// the state before the current chain of overlapping loads began.
     /// Always `.notLoaded`, `.success` or `.error`.
-    public private(set) var settledState: AsyncState<Value, Failure>
+    @inlinable
+    public var settledState: AsyncState<Value, Failure> { _settledState }
 
     /// The ID of the load whose result will be applied, or `nil` when settled.
-    public private(set) var inFlightID: LoadID?
+    @inlinable
+    public var inFlightID: LoadID? { _inFlightID }
 
     /// The newest ID ever started here; a `.started` action must be newer.
-    public private(set) var newestID: LoadID?
+    @inlinable
+    public var newestID: LoadID? { _newestID }
 
     /// Creates a loadable in `.notLoaded`.
+    @inlinable
     public init() {
-        self.state = .notLoaded
-        self.value = nil
-        self.settledState = .notLoaded
-        self.inFlightID = nil
-        self.newestID = nil
+        _state = .notLoaded
+        _value = nil
+        _settledState = .notLoaded
+        _inFlightID = nil
+        _newestID = nil
     }
 
     /// Creates a loadable that already holds `value`, as `.success(value:)`.
+    @inlinable
     public init(value: Value) {
-        self.state = .success(value: value)
-        self.value = value
-        self.settledState = .success(value: value)
-        self.inFlightID = nil
-        self.newestID = nil
+        _state = .success(value: value)
+        _value = value
+        _settledState = .success(value: value)
+        _inFlightID = nil
+        _newestID = nil
     }
 
     /// The failure of the latest settled load, or `nil`.
-    public var error: Failure? { state.error }
+    @inlinable
+    public var error: Failure? { _state.error }
 
     /// Whether a load is in flight.
-    public var isLoading: Bool { inFlightID != nil }
+    @inlinable
+    public var isLoading: Bool { _inFlightID != nil }
 
     /// Applies `action` and says whether it was applied or dropped as stale.
     ///
@@ -75,25 +91,26 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// | `.finished(id, v)` | `.success(value: v)`, and `v` becomes ``value`` | dropped |
     /// | `.failed(id, e)` | `.error(error: e)`; ``value`` stays readable | dropped |
     /// | `.cancelled(id)` | back to ``settledState`` | dropped |
+    @inlinable
     @discardableResult
     public mutating func apply(_ action: LoadAction<Value, Failure>) -> LoadDisposition {
         switch action {
         case .started(let id):
-            if let newestID, id <= newestID { return .droppedAsStale }
-            if inFlightID == nil { settledState = state }
-            newestID = id
-            inFlightID = id
-            state = value.map { .refreshing(value: $0) } ?? .loading
+            if let newest = _newestID, id <= newest { return .droppedAsStale }
+            if _inFlightID == nil { _settledState = _state }
+            _newestID = id
+            _inFlightID = id
+            _state = _value.map { .refreshing(value: $0) } ?? .loading
         case .finished(let id, let newValue):
-            guard id == inFlightID else { return .droppedAsStale }
+            guard id == _inFlightID else { return .droppedAsStale }
             settle(.success(value: newValue))
-            value = newValue
+            _value = newValue
         case .failed(let id, let failure):
-            guard id == inFlightID else { return .droppedAsStale }
+            guard id == _inFlightID else { return .droppedAsStale }
             settle(.error(error: failure))
         case .cancelled(let id):
-            guard id == inFlightID else { return .droppedAsStale }
-            settle(settledState)
+            guard id == _inFlightID else { return .droppedAsStale }
+            settle(_settledState)
         }
         return .applied
     }
@@ -105,39 +122,56 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// seed's rule: a value arriving during a refresh keeps the indicator);
     /// otherwise `.success(value:)`. Cancelling the load afterwards returns to
     /// this value.
+    @inlinable
     public mutating func setValue(_ newValue: Value) {
-        value = newValue
-        settledState = .success(value: newValue)
-        state = inFlightID == nil ? .success(value: newValue) : .refreshing(value: newValue)
+        _value = newValue
+        _settledState = .success(value: newValue)
+        _state = _inFlightID == nil ? .success(value: newValue) : .refreshing(value: newValue)
     }
 
     /// Returns to `.notLoaded` and forgets the last value. A load in flight is
     /// abandoned: its result will be dropped as stale.
     ///
     /// - Returns: the abandoned load's ID, so a reducer can also cancel its work.
+    @inlinable
     @discardableResult
     public mutating func reset() -> LoadID? {
-        let abandoned = inFlightID
-        let newestID = self.newestID
+        let abandoned = _inFlightID
+        let newest = _newestID
         self = Loadable()
-        self.newestID = newestID
+        _newestID = newest
         return abandoned
     }
 
     /// Cancels the load in flight at once, returning to ``settledState``.
     ///
     /// - Returns: the cancelled load's ID, or `nil` if nothing was in flight.
+    @inlinable
     @discardableResult
     public mutating func cancel() -> LoadID? {
-        guard let id = inFlightID else { return nil }
+        guard let id = _inFlightID else { return nil }
         apply(.cancelled(id))
         return id
     }
 
-    private mutating func settle(_ newState: AsyncState<Value, Failure>) {
-        state = newState
-        settledState = newState
-        inFlightID = nil
+    @inlinable
+    mutating func settle(_ newState: AsyncState<Value, Failure>) {
+        _state = newState
+        _settledState = newState
+        _inFlightID = nil
+    }
+}
+
+extension Loadable: CustomReflectable {
+    /// The public fields, under their public names, for dumps and snapshots.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "state": state as Any,
+            "value": value as Any,
+            "settledState": settledState as Any,
+            "inFlightID": inFlightID as Any,
+            "newestID": newestID as Any,
+        ], displayStyle: .struct)
     }
 }
 

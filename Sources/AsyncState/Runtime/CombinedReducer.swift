@@ -2,9 +2,16 @@
 /// ``Reducer/combined(with:)``.
 public struct CombinedReducer<First: Reducer, Second: Reducer>: Reducer
 where First.State == Second.State, First.Action == Second.Action {
-    let first: First
-    let second: Second
+    @usableFromInline let first: First
+    @usableFromInline let second: Second
 
+    @inlinable
+    init(first: First, second: Second) {
+        self.first = first
+        self.second = second
+    }
+
+    @inlinable
     public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
         let firstEffect = first.reduce(into: &state, action: action)
         let secondEffect = second.reduce(into: &state, action: action)

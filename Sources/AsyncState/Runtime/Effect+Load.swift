@@ -19,25 +19,27 @@ extension Effect {
     /// Swift infers a closure that uses `try` as throwing `any Error`, so a
     /// closure passed here names its error type, as above — or pass a method
     /// reference, which keeps its typed `throws`. For untyped errors use
-    /// ``load(_:whenSuperseded:mapError:operation:)``.
+    /// ``load(_:whenSuperseded:timeout:mapError:operation:)``.
     ///
     /// - Parameters:
     ///   - embed: wraps each load action in this feature's action, usually an enum case.
     ///   - policy: what happens to this load's task when a newer load supersedes it.
+    ///   - timeout: ends the load with a failure of your choice if it takes too long.
     ///   - operation: the work; its typed error becomes the state's failure.
     public static func load<Value: SendableMetatype, Failure: Error & Equatable>(
         _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
         whenSuperseded policy: SupersessionPolicy = .cancel,
+        timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect {
-        Effect(.load(Load(cancelID: nil, policy: policy, started: { embed(.started($0)) }) { id in
+        makeLoad(embed, policy, timeout) { id in
             do throws(Failure) {
                 let value = try await operation()
-                return embed(Task.isCancelled ? .cancelled(id) : .finished(id, value))
+                return Task.isCancelled ? .cancelled(id) : .finished(id, value)
             } catch {
-                return embed(Task.isCancelled ? .cancelled(id) : .failed(id, error))
+                return Task.isCancelled ? .cancelled(id) : .failed(id, error)
             }
-        }))
+        }
     }
 
     /// Loads a value whose operation throws untyped errors, turning each error
@@ -51,20 +53,39 @@ extension Effect {
     ///     try await api.feed()
     /// }
     /// ```
-    public static func load<Value: SendableMetatype, Failure: SendableMetatype>(
+    public static func load<Value: SendableMetatype, Failure: Sendable>(
         _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
         whenSuperseded policy: SupersessionPolicy = .cancel,
+        timeout: LoadTimeout<Failure>? = nil,
         mapError: @escaping @Sendable (any Error) -> Failure,
         operation: @escaping @MainActor @Sendable () async throws -> Value
     ) -> Effect {
-        Effect(.load(Load(cancelID: nil, policy: policy, started: { embed(.started($0)) }) { id in
+        makeLoad(embed, policy, timeout) { id in
             do {
                 let value = try await operation()
-                return embed(Task.isCancelled ? .cancelled(id) : .finished(id, value))
+                return Task.isCancelled ? .cancelled(id) : .finished(id, value)
             } catch {
-                if Task.isCancelled || error is CancellationError { return embed(.cancelled(id)) }
-                return embed(.failed(id, mapError(error)))
+                if Task.isCancelled || error is CancellationError { return .cancelled(id) }
+                return .failed(id, mapError(error))
             }
-        }))
+        }
+    }
+
+    /// A load effect whose work runs `run`, raced against `timeout` if there is one.
+    private static func makeLoad<Value: SendableMetatype, Failure: Sendable>(
+        _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
+        _ policy: SupersessionPolicy,
+        _ timeout: LoadTimeout<Failure>?,
+        _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
+    ) -> Effect {
+        let work: @MainActor @Sendable (LoadID) async -> Action
+        if let timeout {
+            work = { id in
+                embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) })
+            }
+        } else {
+            work = { id in embed(await run(id)) }
+        }
+        return Effect(.load(Load(cancelID: nil, policy: policy, started: { embed(.started($0)) }, work: work)))
     }
 }

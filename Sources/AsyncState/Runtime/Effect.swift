@@ -14,6 +14,7 @@
 ///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
 /// ```
 public struct Effect<Action> {
+    @usableFromInline
     enum Operation {
         case none
         case run(Run)
@@ -24,11 +25,13 @@ public struct Effect<Action> {
         case cancelLoad(LoadID, force: Bool)
     }
 
+    @usableFromInline
     struct Run {
         var cancelID: AnyHashable?
         let body: @MainActor @Sendable (Send<Action>) async throws -> Void
     }
 
+    @usableFromInline
     struct Load {
         var cancelID: AnyHashable?
         let policy: SupersessionPolicy
@@ -36,18 +39,20 @@ public struct Effect<Action> {
         let work: @MainActor @Sendable (LoadID) async -> Action
     }
 
-    var operation: Operation
+    @usableFromInline var operation: Operation
 
     /// Whether the action that produced this effect was dropped as stale; the
     /// store reports it in the action's ``Transition``.
-    var isDroppedMarker: Bool
+    @usableFromInline var isDroppedMarker: Bool
 
+    @inlinable
     init(_ operation: Operation, isDropped: Bool = false) {
         self.operation = operation
         self.isDroppedMarker = isDropped
     }
 
     /// No work.
+    @inlinable
     public static var none: Effect { Effect(.none) }
 
     /// Runs `body` on the main actor; it may send any number of actions back.
@@ -115,11 +120,13 @@ public struct Effect<Action> {
     }
 
     /// Whether this is ``none``.
+    @inlinable
     var isNone: Bool {
         if case .none = operation { true } else { false }
     }
 
     /// This effect, or ``none``, with the stale-drop mark set.
+    @inlinable
     func markedDropped() -> Effect {
         var effect = self
         effect.isDroppedMarker = true
@@ -127,9 +134,14 @@ public struct Effect<Action> {
     }
 
     /// This effect and `other`, run at the same time.
+    @inlinable
     public func merging(with other: Effect) -> Effect {
-        if other.isNone, !other.isDroppedMarker { return self }
-        if isNone, !isDroppedMarker { return other }
+        if other.isNone {
+            return other.isDroppedMarker ? markedDropped() : self
+        }
+        if isNone {
+            return isDroppedMarker ? other.markedDropped() : other
+        }
         return .merge(self, other)
     }
 
@@ -165,7 +177,14 @@ public struct Effect<Action> {
 
     /// Turns this effect's actions into another action type, typically a
     /// parent's enum case that wraps a child's actions.
+    @inlinable
     public func map<NewAction>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
+        if isNone { return Effect<NewAction>(.none, isDropped: isDroppedMarker) }
+        return mapOperation(transform)
+    }
+
+    @usableFromInline
+    func mapOperation<NewAction>(_ transform: @escaping @Sendable (Action) -> NewAction) -> Effect<NewAction> {
         let mapped: Effect<NewAction>.Operation
         switch operation {
         case .none:

@@ -12,6 +12,7 @@ extension Reducer {
     ///     LoadReducer<Image, ImageError>()
     /// }
     /// ```
+    @inlinable
     public func forEach<Key: Hashable & Sendable, Element: Reducer>(
         _ elements: WritableKeyPath<State, [Key: Element.State]>,
         action embed: @escaping @Sendable (Key, Element.Action) -> Action,
@@ -24,25 +25,51 @@ extension Reducer {
 
 /// A parent reducer with keyed children; made by ``Reducer/forEach(_:action:extract:element:)``.
 public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element: Reducer>: Reducer {
-    let parent: Parent
-    let elements: WritableKeyPath<Parent.State, [Key: Element.State]>
-    let embed: @Sendable (Key, Element.Action) -> Parent.Action
-    let extract: (Parent.Action) -> (Key, Element.Action)?
-    let element: Element
+    @usableFromInline let parent: Parent
+    @usableFromInline let elements: WritableKeyPath<Parent.State, [Key: Element.State]>
+    @usableFromInline let embed: @Sendable (Key, Element.Action) -> Parent.Action
+    @usableFromInline let extract: (Parent.Action) -> (Key, Element.Action)?
+    @usableFromInline let element: Element
 
+    @inlinable
+    init(
+        parent: Parent,
+        elements: WritableKeyPath<Parent.State, [Key: Element.State]>,
+        embed: @escaping @Sendable (Key, Element.Action) -> Parent.Action,
+        extract: @escaping (Parent.Action) -> (Key, Element.Action)?,
+        element: Element
+    ) {
+        self.parent = parent
+        self.elements = elements
+        self.embed = embed
+        self.extract = extract
+        self.element = element
+    }
+
+    @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         guard let (key, elementAction) = extract(action) else {
             return parent.reduce(into: &state, action: action)
         }
-        let elementEffect: Effect<Parent.Action>
-        if state[keyPath: elements][key] != nil {
-            let embed = self.embed
-            elementEffect = element
-                .reduce(into: &state[keyPath: elements][key]!, action: elementAction)
-                .map { embed(key, $0) }
-        } else {
-            elementEffect = Effect.none.markedDropped()
-        }
+        let elementEffect = reduceElement(key, elementAction, in: &state[keyPath: elements])
         return elementEffect.merging(with: parent.reduce(into: &state, action: action))
+    }
+
+    /// Runs the element reducer on the child at `key` in place: one hash
+    /// lookup, no copy of the child, and no closure built unless the child
+    /// returned an effect to wrap.
+    @inlinable
+    func reduceElement(
+        _ key: Key,
+        _ action: Element.Action,
+        in elements: inout [Key: Element.State]
+    ) -> Effect<Parent.Action> {
+        guard let index = elements.index(forKey: key) else {
+            return Effect.none.markedDropped()
+        }
+        let effect = element.reduce(into: &elements.values[index], action: action)
+        if effect.isNone { return Effect(.none, isDropped: effect.isDroppedMarker) }
+        let embed = self.embed
+        return effect.map { embed(key, $0) }
     }
 }

@@ -4,6 +4,7 @@ extension Reducer {
     ///
     /// An action for the child while its state is `nil` (a sheet already
     /// dismissed, say) is dropped and reported as stale.
+    @inlinable
     public func ifLet<Child: Reducer>(
         _ childState: WritableKeyPath<State, Child.State?>,
         action embed: @escaping @Sendable (Child.Action) -> Action,
@@ -16,12 +17,28 @@ extension Reducer {
 
 /// A parent reducer with an optional child; made by ``Reducer/ifLet(_:action:extract:then:)``.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-    let parent: Parent
-    let childState: WritableKeyPath<Parent.State, Child.State?>
-    let embed: @Sendable (Child.Action) -> Parent.Action
-    let extract: (Parent.Action) -> Child.Action?
-    let child: Child
+    @usableFromInline let parent: Parent
+    @usableFromInline let childState: WritableKeyPath<Parent.State, Child.State?>
+    @usableFromInline let embed: @Sendable (Child.Action) -> Parent.Action
+    @usableFromInline let extract: (Parent.Action) -> Child.Action?
+    @usableFromInline let child: Child
 
+    @inlinable
+    init(
+        parent: Parent,
+        childState: WritableKeyPath<Parent.State, Child.State?>,
+        embed: @escaping @Sendable (Child.Action) -> Parent.Action,
+        extract: @escaping (Parent.Action) -> Child.Action?,
+        child: Child
+    ) {
+        self.parent = parent
+        self.childState = childState
+        self.embed = embed
+        self.extract = extract
+        self.child = child
+    }
+
+    @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         guard let childAction = extract(action) else {
             return parent.reduce(into: &state, action: action)

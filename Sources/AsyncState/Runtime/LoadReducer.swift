@@ -11,8 +11,10 @@
 /// ```
 public struct LoadReducer<Value: Equatable, Failure: Equatable>: Reducer {
     /// Creates the reducer.
+    @inlinable
     public init() {}
 
+    @inlinable
     public func reduce(
         into state: inout Loadable<Value, Failure>,
         action: LoadAction<Value, Failure>
@@ -25,6 +27,7 @@ extension Loadable {
     /// Applies `action` as a reducer step: the effect it returns tells the
     /// store when the action was dropped as stale, and cancels the work of a
     /// superseded load (unless that load asked to keep running).
+    @inlinable
     public mutating func reduce<Action>(_ action: LoadAction<Value, Failure>) -> Effect<Action> {
         let superseded = inFlightID
         switch apply(action) {

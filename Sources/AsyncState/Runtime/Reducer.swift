@@ -28,6 +28,7 @@ public protocol Reducer<State, Action> {
 extension Reducer {
     /// A reducer that runs this one, then `other`, on the same state, and
     /// merges their effects.
+    @inlinable
     public func combined<Other: Reducer>(with other: Other) -> CombinedReducer<Self, Other>
     where Other.State == State, Other.Action == Action {
         CombinedReducer(first: self, second: other)

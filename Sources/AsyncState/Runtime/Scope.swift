@@ -11,13 +11,14 @@
 /// }
 /// ```
 public struct Scope<State, Action, Child: Reducer>: Reducer {
-    private let toChildState: WritableKeyPath<State, Child.State>
-    private let embed: @Sendable (Child.Action) -> Action
-    private let extract: (Action) -> Child.Action?
-    private let child: Child
+    @usableFromInline let toChildState: WritableKeyPath<State, Child.State>
+    @usableFromInline let embed: @Sendable (Child.Action) -> Action
+    @usableFromInline let extract: (Action) -> Child.Action?
+    @usableFromInline let child: Child
 
     /// Creates a scope that hands the actions `extract` recognises to `child`,
     /// along with the state at `state`; the child's effects are wrapped by `embed`.
+    @inlinable
     public init(
         state: WritableKeyPath<State, Child.State>,
         action embed: @escaping @Sendable (Child.Action) -> Action,
@@ -30,6 +31,7 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
         self.child = child()
     }
 
+    @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let childAction = extract(action) else { return .none }
         return child.reduce(into: &state[keyPath: toChildState], action: childAction).map(embed)

@@ -32,21 +32,23 @@ import Observation
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action>: Observable {
-    private var currentState: State
-    private let reducer: (inout State, Action) -> Effect<Action>
+    // The hot path (`send`, `state`) is `@inlinable` so it is specialized for
+    // the feature's types in client code; these are the properties it uses.
+    @usableFromInline var currentState: State
+    @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
 
-    private let registrar = ObservationRegistrar()
+    @usableFromInline let registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
-    private let stateKeyPath: KeyPath<Store, State>
+    @usableFromInline let stateKeyPath: KeyPath<Store, State>
     /// Set when someone reads `state`, cleared when a change is announced. An
     /// observer registers by reading, and every observation (SwiftUI's,
     /// `withObservationTracking`'s) ends at the first change it is told of, so
     /// while this is `false` nobody can be listening and the announcement is skipped.
-    private var isPossiblyObserved = false
+    @usableFromInline var isPossiblyObserved = false
 
-    private var isProcessing = false
-    private var queue: [Action] = []
-    private var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
+    @usableFromInline var isProcessing = false
+    @usableFromInline var queue: [Action] = []
+    @usableFromInline var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
     private var nextLoadID: LoadID
     private var nextEffectToken = 0
@@ -71,13 +73,19 @@ public final class Store<State, Action>: Observable {
     ///
     /// - Parameter firstLoadID: the ID the first load gets; tests use the
     ///   default `#1` so expectations stay stable.
-    public init<R: Reducer>(
+    @inlinable
+    public convenience init<R: Reducer>(
         initialState: State,
         reducer: R,
         firstLoadID: LoadID = LoadID(1)
     ) where R.State == State, R.Action == Action {
+        self.init(initialState: initialState, reduce: reducer.reduce(into:action:), firstLoadID: firstLoadID)
+    }
+
+    @usableFromInline
+    init(initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>, firstLoadID: LoadID) {
         self.currentState = initialState
-        self.reducer = reducer.reduce(into:action:)
+        self.reducer = reduce
         self.nextLoadID = firstLoadID
         self.stateKeyPath = \Store.state
     }
@@ -87,6 +95,7 @@ public final class Store<State, Action>: Observable {
     }
 
     /// The current state. Reading it registers an observation dependency.
+    @inlinable
     public var state: State {
         isPossiblyObserved = true
         registrar.access(self, keyPath: stateKeyPath)
@@ -94,6 +103,7 @@ public final class Store<State, Action>: Observable {
     }
 
     /// Reads a property of ``state``, e.g. `store.profile`.
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         state[keyPath: keyPath]
     }
@@ -108,6 +118,7 @@ public final class Store<State, Action>: Observable {
     /// Processes `action` now, then any actions it queued, and starts their effects.
     ///
     /// - Returns: a handle to await or cancel the effects this call started.
+    @inlinable
     @discardableResult
     public func send(_ action: Action) -> StoreTask {
         if isProcessing {
@@ -117,7 +128,7 @@ public final class Store<State, Action>: Observable {
         var started: [Task<Void, Never>] = []
         isProcessing = true
         process(action, startingInto: &started)
-        drainQueue(startingInto: &started)
+        if !queue.isEmpty { drainQueue(startingInto: &started) }
         isProcessing = false
         return StoreTask(started)
     }
@@ -131,8 +142,8 @@ public final class Store<State, Action>: Observable {
 
     // MARK: Processing
 
-    private func drainQueue(startingInto started: inout [Task<Void, Never>]) {
-        guard !queue.isEmpty else { return }
+    @usableFromInline
+    func drainQueue(startingInto started: inout [Task<Void, Never>]) {
         var index = 0
         while index < queue.count {
             let next = queue[index]
@@ -142,7 +153,8 @@ public final class Store<State, Action>: Observable {
         queue.removeAll(keepingCapacity: true)
     }
 
-    private func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {
+    @inlinable
+    func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {
         let effect: Effect<Action>
         if isPossiblyObserved {
             isPossiblyObserved = false
@@ -153,17 +165,23 @@ public final class Store<State, Action>: Observable {
             effect = reducer(&currentState, action)
         }
         if !transitionObservers.isEmpty {
-            let transition = Transition(action: action, state: currentState, isDroppedAsStale: effect.isDroppedMarker)
-            for observer in transitionObservers { observer(transition) }
+            notifyObservers(action, isDropped: effect.isDroppedMarker)
         }
         if !effect.isNone {
             start(effect, into: &started)
         }
     }
 
+    @usableFromInline
+    func notifyObservers(_ action: Action, isDropped: Bool) {
+        let transition = Transition(action: action, state: currentState, isDroppedAsStale: isDropped)
+        for observer in transitionObservers { observer(transition) }
+    }
+
     // MARK: Effects
 
-    private func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
+    @usableFromInline
+    func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
         switch effect.operation {
         case .none:
             return

@@ -4,8 +4,9 @@
 /// await store.send(.refresh).finish()   // the load has settled
 /// ```
 public struct StoreTask: Hashable, Sendable {
-    let tasks: [Task<Void, Never>]
+    @usableFromInline let tasks: [Task<Void, Never>]
 
+    @inlinable
     init(_ tasks: [Task<Void, Never>] = []) {
         self.tasks = tasks
     }

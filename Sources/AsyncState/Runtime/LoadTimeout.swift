@@ -1,0 +1,79 @@
+/// A limit on how long a load may take, and the failure it ends with when the
+/// limit passes — for operations that might never return.
+///
+/// ```swift
+/// return .load(Action.feed, timeout: LoadTimeout(.seconds(10), failure: .timedOut)) {
+///     () async throws(FeedError) in try await api.feed()
+/// }
+/// ```
+///
+/// When the time is up the load reports `.failed(id, failure)` at once and its
+/// operation is cancelled; the load does not wait for an operation that
+/// ignores cancellation. Cancelling the load before then still reports
+/// `.cancelled`.
+public struct LoadTimeout<Failure: Sendable>: Sendable {
+    let duration: Duration
+    let failure: Failure
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    /// Times out after `duration` on `clock` (a test clock in tests) with `failure`.
+    public init<C: Clock>(_ duration: Duration, clock: C, failure: Failure) where C.Duration == Duration {
+        self.duration = duration
+        self.failure = failure
+        self.sleep = { try await clock.sleep(for: $0) }
+    }
+
+    /// Times out after `duration` of real time with `failure`.
+    public init(_ duration: Duration, failure: Failure) {
+        self.init(duration, clock: ContinuousClock(), failure: failure)
+    }
+}
+
+/// Runs `operation` unless `timeout` passes first; then `onTimeout` is the
+/// result and the operation's task is cancelled and abandoned. All on the main
+/// actor, so the result needs no `Sendable`.
+@MainActor
+func withTimeout<Result, Failure: Sendable>(
+    _ timeout: LoadTimeout<Failure>,
+    onTimeout: @escaping @MainActor () -> Result,
+    operation: @escaping @MainActor () async -> Result
+) async -> Result {
+    let race = Race<Result>()
+    await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            race.continuation = continuation
+            race.work = Task { race.finish(with: await operation()) }
+            race.timer = Task {
+                guard (try? await timeout.sleep(timeout.duration)) != nil else { return }
+                race.finish(with: onTimeout())
+            }
+        }
+    } onCancel: {
+        Task { @MainActor in race.cancel() }
+    }
+    // The continuation resumes only from `finish(with:)`, after it stores the
+    // winner, so the result is always there; the fallback is never taken.
+    return race.result ?? onTimeout()
+}
+
+/// The first of an operation and a timer to finish decides a load's result.
+@MainActor
+private final class Race<Result> {
+    var continuation: CheckedContinuation<Void, Never>?
+    var work: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+    private(set) var result: Result?
+
+    func finish(with result: Result) {
+        guard let continuation else { return }
+        self.continuation = nil
+        self.result = result
+        timer?.cancel()
+        work?.cancel()
+        continuation.resume()
+    }
+
+    func cancel() {
+        work?.cancel()
+    }
+}
