@@ -55,21 +55,29 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         return elementEffect.merging(with: parent.reduce(into: &state, action: action))
     }
 
-    /// Runs the element reducer on the child at `key` in place: one hash
-    /// lookup, no copy of the child, and no closure built unless the child
-    /// returned an effect to wrap.
+    /// Runs the element reducer on the child at `key` in place: no copy of the
+    /// child, and no closure built unless the child returned an effect to wrap.
     @inlinable
     func reduceElement(
         _ key: Key,
         _ action: Element.Action,
         in elements: inout [Key: Element.State]
     ) -> Effect<Parent.Action> {
-        guard let index = elements.index(forKey: key) else {
+        // One hash lookup, mutating the child in place through `_modify`.
+        guard let effect = elements[key].reduce(with: element, action) else {
             return Effect.none.markedDropped()
         }
-        let effect = element.reduce(into: &elements.values[index], action: action)
         if effect.isNone { return Effect(.none, isDropped: effect.isDroppedMarker) }
         let embed = self.embed
         return effect.map { embed(key, $0) }
+    }
+}
+
+extension Optional {
+    /// Runs `reducer` on the wrapped state in place, if there is one.
+    @inlinable
+    mutating func reduce<R: Reducer>(with reducer: R, _ action: R.Action) -> Effect<R.Action>? where Wrapped == R.State {
+        guard self != nil else { return nil }
+        return reducer.reduce(into: &self!, action: action)
     }
 }

@@ -47,6 +47,8 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var isPossiblyObserved = false
 
     @usableFromInline var isProcessing = false
+    /// True only while the reducer itself runs, to catch a reducer that sends.
+    @usableFromInline var isReducing = false
     @usableFromInline var queue: [Action] = []
     @usableFromInline var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
@@ -122,6 +124,7 @@ public final class Store<State, Action>: Observable {
     @discardableResult
     public func send(_ action: Action) -> StoreTask {
         if isProcessing {
+            if isReducing { reportSendFromReducer(action) }
             queue.append(action)
             return StoreTask()
         }
@@ -159,10 +162,14 @@ public final class Store<State, Action>: Observable {
         if isPossiblyObserved {
             isPossiblyObserved = false
             registrar.willSet(self, keyPath: stateKeyPath)
+            isReducing = true
             effect = reducer(&currentState, action)
+            isReducing = false
             registrar.didSet(self, keyPath: stateKeyPath)
         } else {
+            isReducing = true
             effect = reducer(&currentState, action)
+            isReducing = false
         }
         if !transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect.isDroppedMarker)
@@ -170,6 +177,14 @@ public final class Store<State, Action>: Observable {
         if !effect.isNone {
             start(effect, into: &started)
         }
+    }
+
+    @usableFromInline
+    func reportSendFromReducer(_ action: Action) {
+        onIssue(
+            "send(\(action)) was called from inside a reducer. Reducers must be pure: return an effect instead. "
+                + "The action is queued and runs after the current one."
+        )
     }
 
     @usableFromInline

@@ -13,7 +13,10 @@ public struct StoreTask: Hashable, Sendable {
 
     /// Waits until every effect the action started has ended and sent its last
     /// action. Cancelling the waiting task cancels those effects.
-    public func finish() async {
+    ///
+    /// Runs on the caller's actor, so awaiting it from the main actor costs no
+    /// extra executor hops.
+    public nonisolated(nonsending) func finish() async {
         guard !tasks.isEmpty else { return }
         await withTaskCancellationHandler {
             for task in tasks { await task.value }
@@ -24,7 +27,7 @@ public struct StoreTask: Hashable, Sendable {
 
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
-    package func settle() async {
+    package nonisolated(nonsending) func settle() async {
         for task in tasks { await task.value }
     }
 

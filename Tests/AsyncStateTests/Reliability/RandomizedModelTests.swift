@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import AsyncState
+
+/// Random sequences of loads, reports, resets and local updates over several
+/// keyed resources, checked step by step against a small reference model.
+///
+/// The run is seeded: set `ASYNCSTATE_SEED` to replay a run and
+/// `ASYNCSTATE_SEQUENCES` to change how many sequences it checks (100,000 by
+/// default). A failure prints the exact variables that replay it alone.
+@Suite("Reliability: randomized model check")
+struct RandomizedModelTests {
+    /// The reference: what the spec's table says one resource should do,
+    /// written as plainly as possible.
+    struct Model: Equatable {
+        var state: AsyncState<Int, TestError> = .notLoaded
+        var lastValue: Int?
+        var returnTo: AsyncState<Int, TestError> = .notLoaded
+        var pending: UInt64?
+        var highest: UInt64?
+
+        mutating func start(_ id: UInt64) -> Bool {
+            if let highest, id <= highest { return false }
+            if pending == nil { returnTo = state }
+            highest = id
+            pending = id
+            state = lastValue.map { .refreshing(value: $0) } ?? .loading
+            return true
+        }
+
+        mutating func report(_ id: UInt64, _ outcome: AsyncState<Int, TestError>?) -> Bool {
+            guard pending == id else { return false }
+            pending = nil
+            switch outcome {
+            case .success(let value)?:
+                state = .success(value: value)
+                lastValue = value
+                returnTo = state
+            case .error(let error)?:
+                state = .error(error: error)
+                returnTo = state
+            default:                                    // cancelled
+                state = returnTo
+            }
+            return true
+        }
+
+        mutating func reset() {
+            let highest = self.highest
+            self = Model()
+            self.highest = highest
+        }
+
+        mutating func setLocally(_ value: Int) {
+            lastValue = value
+            returnTo = .success(value: value)
+            state = pending == nil ? .success(value: value) : .refreshing(value: value)
+        }
+    }
+
+    static let keys = 3
+
+    @Test("100,000 random sequences agree with the reference model")
+    func randomSequences() {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        let count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? 100_000
+        var steps = 0
+        for sequence in 0..<count {
+            let sequenceSeed = seed &+ UInt64(sequence)
+            if let problem = Self.play(seed: sequenceSeed, steps: &steps) {
+                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
+                return
+            }
+        }
+        print("randomized model check: \(count) sequences, \(steps) steps, seed \(seed)")
+        #expect(count == 0 || steps > count)
+    }
+
+    /// Plays one random sequence; returns what went wrong, if anything.
+    static func play(seed: UInt64, steps: inout Int) -> String? {
+        var random = SplitMix64(seed: seed)
+        var resources = Array(repeating: Resource(), count: keys)
+        var models = Array(repeating: Model(), count: keys)
+        var started = Array(repeating: [UInt64](), count: keys)
+        var nextID: UInt64 = 1
+        var log: [String] = []
+        let length = Int.random(in: 1...24, using: &random)
+        for _ in 0..<length {
+            steps += 1
+            let key = Int.random(in: 0..<keys, using: &random)
+            let roll = Int.random(in: 0..<100, using: &random)
+            var expectedApplied: Bool?
+            var actualApplied: Bool?
+            switch roll {
+            case 0..<30:                                                 // a new load
+                let id = nextID
+                nextID += 1
+                started[key].append(id)
+                log.append("k\(key) start #\(id)")
+                expectedApplied = models[key].start(id)
+                actualApplied = resources[key].apply(.started(LoadID(id))) == .applied
+            case 30..<33:                                                // a stale or repeated start
+                let id = started[key].randomElement(using: &random) ?? 0
+                log.append("k\(key) restart #\(id)")
+                expectedApplied = models[key].start(id)
+                actualApplied = resources[key].apply(.started(LoadID(id))) == .applied
+            case 33..<85:                                                // a report, for any ID
+                let id: UInt64 = Bool.random(using: &random) || started[key].isEmpty
+                    ? UInt64.random(in: 0...(nextID + 1), using: &random)
+                    : started[key].randomElement(using: &random)!
+                let value = Int.random(in: 0..<1_000, using: &random)
+                let (action, outcome): (LoadAction<Int, TestError>, AsyncState<Int, TestError>?) = switch Int.random(in: 0..<3, using: &random) {
+                case 0: (.finished(LoadID(id), value), .success(value: value))
+                case 1: (.failed(LoadID(id), .timedOut), .error(error: .timedOut))
+                default: (.cancelled(LoadID(id)), nil)
+                }
+                log.append("k\(key) \(action)")
+                expectedApplied = models[key].report(id, outcome)
+                actualApplied = resources[key].apply(action) == .applied
+            case 85..<90:                                                // cancel() the load in flight
+                log.append("k\(key) cancel()")
+                let pending = models[key].pending
+                if let pending { _ = models[key].report(pending, nil) }
+                let cancelled = resources[key].cancel()
+                if cancelled.map(\.rawValue) != pending { return "cancel() returned \(String(describing: cancelled)), expected \(String(describing: pending))\n" + log.joined(separator: "\n") }
+            case 90..<95:                                                // reset
+                log.append("k\(key) reset()")
+                models[key].reset()
+                resources[key].reset()
+            default:                                                     // a local value
+                let value = Int.random(in: 0..<1_000, using: &random)
+                log.append("k\(key) setValue(\(value))")
+                models[key].setLocally(value)
+                resources[key].setValue(value)
+            }
+            if expectedApplied != actualApplied {
+                return "applied \(String(describing: actualApplied)), model says \(String(describing: expectedApplied))\n" + log.joined(separator: "\n")
+            }
+            for k in 0..<keys {
+                let (resource, model) = (resources[k], models[k])
+                guard resource.state == model.state, resource.value == model.lastValue,
+                      resource.inFlightID?.rawValue == model.pending, resource.settledState == model.returnTo
+                else {
+                    return "key \(k): \(resource) differs from the model \(model)\n" + log.joined(separator: "\n")
+                }
+                guard resource.isLoading == resource.state.isLoading else {
+                    return "key \(k): loading with nothing in flight, or the reverse: \(resource)\n" + log.joined(separator: "\n")
+                }
+            }
+        }
+        return nil
+    }
+}
