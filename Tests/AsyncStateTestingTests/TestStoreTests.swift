@@ -163,3 +163,38 @@ struct TestStoreTests {
         }
     }
 }
+
+@Suite("TestStore purity check")
+@MainActor
+struct PurityCheckTests {
+    /// A reducer that reads shared mutable state: impure.
+    final class Ticker {
+        var count = 0
+    }
+
+    @Test("a reducer whose result depends on outside state is reported as impure")
+    func impure() {
+        let ticker = Ticker()
+        let store = TestStore(initialState: 0, reducer: Reduce<Int, Int> { state, _ in
+            ticker.count += 1
+            state = ticker.count
+            return .none
+        }, checksPurity: true)
+        withKnownIssue {
+            store.send(1) { $0 = 2 }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined()
+                .contains("The reducer is not pure: the same state and action 1 gave different states on two runs (- first run, + second run):\n- 1\n+ 2")
+        }
+    }
+
+    @Test("a pure reducer passes the check")
+    func pure() async {
+        let store = TestStore(initialState: 0, reducer: Reduce<Int, Int> { state, action in
+            state += action
+            return .none
+        }, checksPurity: true)
+        store.send(2) { $0 = 2 }
+        await store.finish()
+    }
+}

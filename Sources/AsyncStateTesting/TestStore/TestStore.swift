@@ -45,17 +45,30 @@ public final class TestStore<State: Equatable, Action> {
     private let ledger = EndOfTestLedger()
 
     /// Creates a test store that runs `reducer` from `initialState`.
+    ///
+    /// - Parameter checksPurity: runs the reducer twice for every action, from
+    ///   equal states, and fails the test when the two runs leave different
+    ///   states — catching a reducer that reads a clock, a random number or
+    ///   shared mutable state. Off by default, because an impure reducer's
+    ///   outside effects then happen twice.
     public init<R: Reducer>(
         initialState: State,
         reducer: R,
+        checksPurity: Bool = false,
         fileID: String = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) where R.State == State, R.Action == Action {
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         self.state = initialState
-        self.store = Store(initialState: initialState, reducer: reducer)
-        self.location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        self.location = location
+        if checksPurity {
+            let checked = PurityCheckedReducer(base: reducer) { reportFailure($0, at: location) }
+            self.store = Store(initialState: initialState, reducer: checked)
+        } else {
+            self.store = Store(initialState: initialState, reducer: reducer)
+        }
         store.observeTransitions { [weak self] transition in
             self?.pending.append(transition)
             self?.resumeArrival(true)
