@@ -22,6 +22,7 @@ struct Settings: Sendable {
     var latency: Duration = .milliseconds(300)
     var failureRate: Double = 0
 
+    @MainActor
     func network() -> Network {
         Network(seed: seed, baseLatency: latency, failureRate: failureRate)
     }

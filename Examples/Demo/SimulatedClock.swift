@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Simulated time for the demo: it moves only when the player advances it to
 /// the next deadline, so a run's timeline depends on its seed alone, never on
 /// how busy the machine is.
@@ -23,7 +21,7 @@ final class SimulatedClock: Clock, Sendable {
         var sleepers: [Sleeper] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .milliseconds(1) }

@@ -1,46 +1,40 @@
-import Synchronization
-
 /// The simulated network: latency around a base value, random failures at a
 /// rate, and an offline switch scenarios can flip — all drawn from a seeded
-/// generator so a run is reproducible.
-public final class Network: Sendable {
+/// generator so a run is reproducible. Used on the main actor, like the
+/// features that call it.
+@MainActor
+public final class Network {
     /// What one request will do.
     public struct Plan: Sendable {
         public var latency: Duration
         public var failure: DemoAPI.Failure?
     }
 
-    private struct State {
-        var random: SplitMix64
-        var isOffline = false
-    }
-
-    private let state: Mutex<State>
+    private var random: SplitMix64
+    private var isOffline = false
     private let baseLatency: Duration
     private let failureRate: Double
 
     /// Creates a network whose latencies vary from half to one and a half
     /// times `baseLatency`, failing a `failureRate` share of requests.
     public init(seed: UInt64, baseLatency: Duration, failureRate: Double) {
-        state = Mutex(State(random: SplitMix64(seed: seed)))
+        random = SplitMix64(seed: seed)
         self.baseLatency = baseLatency
         self.failureRate = failureRate
     }
 
     /// Takes the network down or brings it back.
     public func setOffline(_ offline: Bool) {
-        state.withLock { $0.isOffline = offline }
+        isOffline = offline
     }
 
     /// Draws the latency and outcome of the next request.
     public func plan(for request: String) -> Plan {
-        state.withLock { state in
-            let factor = 0.5 + Double(state.random.next() % 1_000) / 1_000
-            let latency = baseLatency * factor
-            let failed = Double(state.random.next() % 10_000) / 10_000 < failureRate
-            let failure: DemoAPI.Failure? = state.isOffline ? .offline : failed ? .serverError : nil
-            return Plan(latency: latency, failure: failure)
-        }
+        let factor = 0.5 + Double(random.next() % 1_000) / 1_000
+        let latency = baseLatency * factor
+        let failed = Double(random.next() % 10_000) / 10_000 < failureRate
+        let failure: DemoAPI.Failure? = isOffline ? .offline : failed ? .serverError : nil
+        return Plan(latency: latency, failure: failure)
     }
 }
 

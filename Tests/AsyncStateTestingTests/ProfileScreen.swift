@@ -1,4 +1,3 @@
-import Synchronization
 import AsyncState
 import AsyncStateTesting
 
@@ -56,7 +55,7 @@ final class GateQueue: Sendable {
 }
 
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = LockedValue(0)
 
     func next() -> Int {
         value.withLock { value in

@@ -9,9 +9,7 @@ struct TestStoreTests {
 
     func makeStore(gates: Int = 2) -> (TestStore<Screen.State, Screen.Action>, GateQueue) {
         let queue = GateQueue(count: gates)
-        let store = TestStore(initialState: Screen.State(), reducer: Screen(gates: queue))
-        store.timeout = .milliseconds(200)
-        return (store, queue)
+        return (TestStore(initialState: Screen.State(), reducer: Screen(gates: queue)), queue)
     }
 
     @Test("a full load passes with every step asserted")

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Holds an operation's result until the test releases it, so tests decide the
 /// order in which overlapping loads finish — no sleeps, no races.
 ///
@@ -23,7 +21,7 @@ public final class Gate<Value: Sendable>: Sendable {
         var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a closed gate.
     public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock whose time moves only when a test says so, for effects that wait
 /// (debounce, delay, timeout) without any real sleeping.
 ///
@@ -40,7 +38,7 @@ public final class TestClock: Clock, Sendable {
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a clock at offset zero.
     public init() {}

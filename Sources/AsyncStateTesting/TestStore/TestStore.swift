@@ -1,5 +1,4 @@
 import AsyncState
-import Synchronization
 
 /// Runs a feature like ``Store`` does, and checks every step a test asserts:
 /// the state after each action, each action an effect sends back, and that
@@ -28,9 +27,11 @@ public final class TestStore<State: Equatable, Action> {
     }
 
     /// How long ``receive(_:assert:timeout:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
-    /// wait for an effect before failing. Tests drive effects with gates and
-    /// test clocks, so this bound is only reached when something is wrong.
-    public var timeout: Duration = .seconds(1)
+    /// wait for an effect before failing; 5 seconds by default. Tests drive
+    /// effects with gates and test clocks, so this bound is only reached when
+    /// something is wrong — it is generous so that a main actor kept busy by
+    /// other tests running in parallel never fails a correct test.
+    public var timeout: Duration = .seconds(5)
 
     /// The state as of the last asserted action.
     public private(set) var state: State
@@ -321,5 +322,5 @@ private final class EndOfTestLedger: Sendable {
         var runningEffects = 0
     }
 
-    let counts = Mutex(Counts())
+    let counts = LockedValue(Counts())
 }
