@@ -39,7 +39,21 @@ public struct Effect<Action> {
         let work: @MainActor @Sendable (LoadID) async -> Action
     }
 
-    @usableFromInline var operation: Operation
+    /// The work, boxed: `nil` for ``none``. Reducers return `.none` for most
+    /// actions, and a `nil` reference copies and destroys for free, where an
+    /// enum holding closures would go through outlined copy functions on
+    /// every action. Effects that do work allocate closures anyway.
+    @usableFromInline
+    final class Work {
+        @usableFromInline let operation: Operation
+
+        @usableFromInline
+        init(_ operation: Operation) {
+            self.operation = operation
+        }
+    }
+
+    @usableFromInline let work: Work?
 
     /// Whether the action that produced this effect was dropped as stale; the
     /// store reports it in the action's ``Transition``.
@@ -47,9 +61,17 @@ public struct Effect<Action> {
 
     @inlinable
     init(_ operation: Operation, isDropped: Bool = false) {
-        self.operation = operation
-        self.isDroppedMarker = isDropped
+        if case .none = operation { work = nil } else { work = Work(operation) }
+        isDroppedMarker = isDropped
     }
+
+    /// Whether this is ``none``.
+    @inlinable
+    var isNone: Bool { work == nil }
+
+    /// What to run.
+    @usableFromInline
+    var operation: Operation { work?.operation ?? .none }
 
     /// No work.
     @inlinable
@@ -117,12 +139,6 @@ public struct Effect<Action> {
     public static func cancel(load id: LoadID?) -> Effect {
         guard let id else { return .none }
         return Effect(.cancelLoad(id, force: true))
-    }
-
-    /// Whether this is ``none``.
-    @inlinable
-    var isNone: Bool {
-        if case .none = operation { true } else { false }
     }
 
     /// This effect, or ``none``, with the stale-drop mark set.

@@ -34,7 +34,16 @@ import Observation
 public final class Store<State, Action>: Observable {
     // The hot path (`send`, `state`) is `@inlinable` so it is specialized for
     // the feature's types in client code; these are the properties it uses.
-    @usableFromInline var currentState: State
+    //
+    // The mutable ones opt out of dynamic exclusivity checks, which otherwise
+    // cost more than half of a `send`. Safe because: the store is `@MainActor`,
+    // so no two threads ever access them; and on the main thread no access
+    // overlaps another — each is a single read or write, except the reducer's
+    // `inout` on `currentState`, during which nothing else touches
+    // `currentState`: a reducer has no store to read, and even a misbehaving
+    // one that calls `send` only reaches `queue`, `isProcessing` and
+    // `isReducing` (see `send`), never `currentState`.
+    @exclusivity(unchecked) @usableFromInline var currentState: State
     @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
 
     @usableFromInline let registrar = ObservationRegistrar()
@@ -44,13 +53,13 @@ public final class Store<State, Action>: Observable {
     /// observer registers by reading, and every observation (SwiftUI's,
     /// `withObservationTracking`'s) ends at the first change it is told of, so
     /// while this is `false` nobody can be listening and the announcement is skipped.
-    @usableFromInline var isPossiblyObserved = false
+    @exclusivity(unchecked) @usableFromInline var isPossiblyObserved = false
 
-    @usableFromInline var isProcessing = false
+    @exclusivity(unchecked) @usableFromInline var isProcessing = false
     /// True only while the reducer itself runs, to catch a reducer that sends.
-    @usableFromInline var isReducing = false
-    @usableFromInline var queue: [Action] = []
-    @usableFromInline var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
+    @exclusivity(unchecked) @usableFromInline var isReducing = false
+    @exclusivity(unchecked) @usableFromInline var queue: [Action] = []
+    @exclusivity(unchecked) @usableFromInline var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
     private var nextLoadID: LoadID
     private var nextEffectToken = 0
