@@ -27,16 +27,16 @@ public struct Effect<Action> {
 
     @usableFromInline
     struct Run {
-        var cancelID: AnyHashable?
-        let body: @MainActor @Sendable (Send<Action>) async throws -> Void
+        @usableFromInline var cancelID: AnyHashable?
+        @usableFromInline let body: @MainActor @Sendable (Send<Action>) async throws -> Void
     }
 
     @usableFromInline
     struct Load {
-        var cancelID: AnyHashable?
-        let policy: SupersessionPolicy
-        let started: @Sendable (LoadID) -> Action
-        let work: @MainActor @Sendable (LoadID) async -> Action
+        @usableFromInline var cancelID: AnyHashable?
+        @usableFromInline let policy: SupersessionPolicy
+        @usableFromInline let started: @Sendable (LoadID) -> Action
+        @usableFromInline let work: @MainActor @Sendable (LoadID) async -> Action
     }
 
     /// The work, boxed: `nil` for ``none``. Reducers return `.none` for most

@@ -63,21 +63,15 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         _ action: Element.Action,
         in elements: inout [Key: Element.State]
     ) -> Effect<Parent.Action> {
-        // One hash lookup, mutating the child in place through `_modify`.
-        guard let effect = elements[key].reduce(with: element, action) else {
+        // One hash lookup; the child is then mutated in place through the
+        // dictionary's `values` view, without being copied out.
+        guard let index = elements.index(forKey: key) else {
             return Effect.none.markedDropped()
         }
+        let effect = element.reduce(into: &elements.values[index], action: action)
         if effect.isNone { return Effect(.none, isDropped: effect.isDroppedMarker) }
         let embed = self.embed
         return effect.map { embed(key, $0) }
     }
 }
 
-extension Optional {
-    /// Runs `reducer` on the wrapped state in place, if there is one.
-    @inlinable
-    mutating func reduce<R: Reducer>(with reducer: R, _ action: R.Action) -> Effect<R.Action>? where Wrapped == R.State {
-        guard self != nil else { return nil }
-        return reducer.reduce(into: &self!, action: action)
-    }
-}

@@ -61,20 +61,29 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var queue: [Action] = []
     @exclusivity(unchecked) @usableFromInline var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
-    private var nextLoadID: LoadID
-    private var nextEffectToken = 0
-    private var runningEffects: [Int: Task<Void, Never>] = [:]
-    private var effectsByCancelID: [AnyHashable: Set<Int>] = [:]
-    private var loads: [LoadID: RunningLoad] = [:]
+    // The effect runner is `@inlinable` too, so it is specialized and needs
+    // no generic metadata lookups at run time; these are its tables.
+    @usableFromInline var nextLoadID: LoadID
+    @usableFromInline var nextEffectToken = 0
+    @usableFromInline var runningEffects: [Int: Task<Void, Never>] = [:]
+    @usableFromInline var effectsByCancelID: [AnyHashable: Set<Int>] = [:]
+    @usableFromInline var loads: [LoadID: RunningLoad] = [:]
 
-    private struct RunningLoad {
-        let token: Int
-        let policy: SupersessionPolicy
+    @usableFromInline
+    struct RunningLoad {
+        @usableFromInline let token: Int
+        @usableFromInline let policy: SupersessionPolicy
+
+        @inlinable
+        init(token: Int, policy: SupersessionPolicy) {
+            self.token = token
+            self.policy = policy
+        }
     }
 
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
-    package var onRunningEffectCountChange: (@MainActor (Int) -> Void)?
+    @usableFromInline package var onRunningEffectCountChange: (@MainActor (Int) -> Void)?
 
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.
@@ -154,7 +163,7 @@ public final class Store<State, Action>: Observable {
 
     // MARK: Processing
 
-    @usableFromInline
+    @inlinable
     func drainQueue(startingInto started: inout [Task<Void, Never>]) {
         var index = 0
         while index < queue.count {
@@ -204,7 +213,7 @@ public final class Store<State, Action>: Observable {
 
     // MARK: Effects
 
-    @usableFromInline
+    @inlinable
     func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
         switch effect.operation {
         case .none:
@@ -250,7 +259,8 @@ public final class Store<State, Action>: Observable {
     }
 
     /// Starts `effect` from inside a running effect and waits for all it started.
-    private func runToCompletion(_ effect: Effect<Action>) async {
+    @inlinable
+    func runToCompletion(_ effect: Effect<Action>) async {
         var started: [Task<Void, Never>] = []
         if isProcessing {
             start(effect, into: &started)
@@ -265,7 +275,8 @@ public final class Store<State, Action>: Observable {
 
     /// Creates a task for `body`, registered until it ends. `body` reaches the
     /// store through a weak reference so a running effect never keeps it alive.
-    private func launch(
+    @inlinable
+    func launch(
         _ token: Int,
         cancelID: AnyHashable?,
         _ body: @escaping @MainActor @Sendable (_ store: @MainActor () -> Store?) async -> Void
@@ -280,12 +291,14 @@ public final class Store<State, Action>: Observable {
         return task
     }
 
-    private func makeEffectToken() -> Int {
+    @inlinable
+    func makeEffectToken() -> Int {
         defer { nextEffectToken += 1 }
         return nextEffectToken
     }
 
-    private func effectEnded(_ token: Int, cancelID: AnyHashable?) {
+    @inlinable
+    func effectEnded(_ token: Int, cancelID: AnyHashable?) {
         runningEffects[token] = nil
         onRunningEffectCountChange?(runningEffects.count)
         if let cancelID {
@@ -294,7 +307,8 @@ public final class Store<State, Action>: Observable {
         }
     }
 
-    private func cancelEffects(withID id: AnyHashable) {
+    @inlinable
+    func cancelEffects(withID id: AnyHashable) {
         guard let tokens = effectsByCancelID[id] else { return }
         for token in tokens { runningEffects[token]?.cancel() }
     }
