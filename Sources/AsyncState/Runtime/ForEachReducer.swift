@@ -26,7 +26,7 @@ extension Reducer {
 /// A parent reducer with keyed children; made by ``Reducer/forEach(_:action:extract:element:)``.
 public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element: Reducer>: Reducer {
     @usableFromInline let parent: Parent
-    @usableFromInline let elements: WritableKeyPath<Parent.State, [Key: Element.State]>
+    @usableFromInline let elements: Projection<Parent.State, [Key: Element.State]>
     @usableFromInline let embed: @Sendable (Key, Element.Action) -> Parent.Action
     @usableFromInline let extract: (Parent.Action) -> (Key, Element.Action)?
     @usableFromInline let element: Element
@@ -40,7 +40,7 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         element: Element
     ) {
         self.parent = parent
-        self.elements = elements
+        self.elements = Projection(elements)
         self.embed = embed
         self.extract = extract
         self.element = element
@@ -51,7 +51,7 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         guard let (key, elementAction) = extract(action) else {
             return parent.reduce(into: &state, action: action)
         }
-        let elementEffect = reduceElement(key, elementAction, in: &state[keyPath: elements])
+        let elementEffect = elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
         return elementEffect.merging(with: parent.reduce(into: &state, action: action))
     }
 

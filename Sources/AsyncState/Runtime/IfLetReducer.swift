@@ -18,7 +18,7 @@ extension Reducer {
 /// A parent reducer with an optional child; made by ``Reducer/ifLet(_:action:extract:then:)``.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     @usableFromInline let parent: Parent
-    @usableFromInline let childState: WritableKeyPath<Parent.State, Child.State?>
+    @usableFromInline let childState: Projection<Parent.State, Child.State?>
     @usableFromInline let embed: @Sendable (Child.Action) -> Parent.Action
     @usableFromInline let extract: (Parent.Action) -> Child.Action?
     @usableFromInline let child: Child
@@ -32,7 +32,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         child: Child
     ) {
         self.parent = parent
-        self.childState = childState
+        self.childState = Projection(childState)
         self.embed = embed
         self.extract = extract
         self.child = child
@@ -43,11 +43,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         guard let childAction = extract(action) else {
             return parent.reduce(into: &state, action: action)
         }
-        let childEffect: Effect<Parent.Action>
-        if state[keyPath: childState] != nil {
-            childEffect = child.reduce(into: &state[keyPath: childState]!, action: childAction).map(embed)
-        } else {
-            childEffect = Effect.none.markedDropped()
+        let childEffect: Effect<Parent.Action> = childState.modify(&state) { optional in
+            guard optional != nil else { return Effect.none.markedDropped() }
+            return child.reduce(into: &optional!, action: childAction).map(embed)
         }
         return childEffect.merging(with: parent.reduce(into: &state, action: action))
     }

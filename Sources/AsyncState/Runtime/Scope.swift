@@ -11,7 +11,7 @@
 /// }
 /// ```
 public struct Scope<State, Action, Child: Reducer>: Reducer {
-    @usableFromInline let toChildState: WritableKeyPath<State, Child.State>
+    @usableFromInline let toChildState: Projection<State, Child.State>
     @usableFromInline let embed: @Sendable (Child.Action) -> Action
     @usableFromInline let extract: (Action) -> Child.Action?
     @usableFromInline let child: Child
@@ -25,7 +25,7 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
         extract: @escaping (Action) -> Child.Action?,
         child: () -> Child
     ) {
-        self.toChildState = state
+        self.toChildState = Projection(state)
         self.embed = embed
         self.extract = extract
         self.child = child()
@@ -34,6 +34,6 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let childAction = extract(action) else { return .none }
-        return child.reduce(into: &state[keyPath: toChildState], action: childAction).map(embed)
+        return toChildState.modify(&state) { child.reduce(into: &$0, action: childAction) }.map(embed)
     }
 }

@@ -164,6 +164,7 @@ public final class Store<State, Action>: Observable {
     // MARK: Processing
 
     @inlinable
+    @inline(never)
     func drainQueue(startingInto started: inout [Task<Void, Never>]) {
         var index = 0
         while index < queue.count {
@@ -198,6 +199,7 @@ public final class Store<State, Action>: Observable {
     }
 
     @usableFromInline
+    @inline(never)
     func reportSendFromReducer(_ action: Action) {
         onIssue(
             "send(\(action)) was called from inside a reducer. Reducers must be pure: return an effect instead. "
@@ -206,6 +208,7 @@ public final class Store<State, Action>: Observable {
     }
 
     @usableFromInline
+    @inline(never)
     func notifyObservers(_ action: Action, isDropped: Bool) {
         let transition = Transition(action: action, state: currentState, isDroppedAsStale: isDropped)
         for observer in transitionObservers { observer(transition) }
@@ -214,6 +217,7 @@ public final class Store<State, Action>: Observable {
     // MARK: Effects
 
     @inlinable
+    @inline(never)
     func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
         switch effect.operation {
         case .none:

@@ -1,0 +1,30 @@
+/// A writable key path into a parent's state, resolved once to a field offset
+/// when it names an inline stored property, so composed reducers reach a
+/// child's state without the key-path runtime on every action.
+///
+/// `MemoryLayout.offset(of:)` (SE-0210) returns an offset only for stored
+/// properties whose storage lies inline in `Root` — never for computed
+/// properties or properties of a class — and addressing the field through
+/// that offset is the use SE-0210 describes. Anything else goes through the
+/// key path as usual.
+@usableFromInline
+struct Projection<Root, Value> {
+    @usableFromInline let keyPath: WritableKeyPath<Root, Value>
+    @usableFromInline let offset: Int?
+
+    @inlinable
+    init(_ keyPath: WritableKeyPath<Root, Value>) {
+        self.keyPath = keyPath
+        self.offset = MemoryLayout<Root>.offset(of: keyPath)
+    }
+
+    /// Runs `body` with in-place access to the projected value of `root`.
+    @inlinable
+    func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
+        guard let offset else { return body(&root[keyPath: keyPath]) }
+        return withUnsafeMutablePointer(to: &root) { pointer in
+            let field = UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self)
+            return body(&field.pointee)
+        }
+    }
+}
