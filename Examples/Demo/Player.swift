@@ -57,14 +57,20 @@ final class Player {
 
         var pending = script.sorted { $0.at < $1.at }[...]
         let fingerprint = { (processed, clock.sleeperCount, store.runningEffectCount) }
+        // Idle: every running effect is asleep on the clock or waiting for
+        // effects it started. Checked explicitly, because an effect calling
+        // `clock.sleep` leaves the main actor to get there, which no amount
+        // of main-actor yielding can observe.
+        let isIdle = { clock.sleeperCount + store.waitingEffectCount == store.runningEffectCount }
+        let settle = { await self.settle(until: isIdle, fingerprint) }
         while true {
-            await settle(fingerprint)
+            await settle()
             let nextStep = pending.first?.at
             let nextWake = clock.nextDeadline?.offset
             guard let moment = [nextStep, nextWake].compactMap({ $0 }).min() else { break }
             await wait(from: clock.now.offset, to: moment)
             clock.advance(to: .init(offset: moment))
-            await settle(fingerprint)
+            await settle()
             while let next = pending.first, next.at <= moment {
                 pending.removeFirst()
                 switch next.step {
@@ -80,20 +86,25 @@ final class Player {
         return timeline
     }
 
-    /// Lets every effect run until nothing changes any more.
+    /// Lets every effect run until only advancing the clock can make progress.
     ///
-    /// All effects run on the main actor, a serial FIFO executor: each
-    /// `Task.yield()` lets every job queued before it run. When several rounds
-    /// in a row change nothing — no action processed, no sleeper added or
-    /// woken, no effect started or ended — every effect is waiting on the
-    /// simulated clock, and only advancing it can make progress.
-    private func settle(_ fingerprint: () -> (Int, Int, Int)) async {
+    /// Waits until `isIdle` holds — every running effect asleep on the clock
+    /// or waiting for effects it started — and then until a few rounds of
+    /// `Task.yield()` change nothing, so that actions already queued on the
+    /// main actor (a serial FIFO executor) are processed too.
+    private func settle(until isIdle: () -> Bool, _ fingerprint: () -> (Int, Int, Int)) async {
         var last = fingerprint()
         var quietRounds = 0
-        while quietRounds < 8 {
+        var rounds = 0
+        while quietRounds < 8 || !isIdle() {
             await Task.yield()
             let current = fingerprint()
             if current == last { quietRounds += 1 } else { quietRounds = 0; last = current }
+            rounds += 1
+            if rounds == 10_000_000 {
+                Output.error("asyncstate-demo: an effect is waiting on something other than the simulated clock; continuing")
+                return
+            }
         }
     }
 

@@ -81,6 +81,11 @@ public final class Store<State, Action>: Observable {
         }
     }
 
+    /// How many running effects are waiting for effects they started (a
+    /// concatenation running its parts) — for simulation tools that must know
+    /// when every effect is idle.
+    @usableFromInline package var waitingEffectCount = 0
+
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
     @usableFromInline package var onRunningEffectCountChange: (@MainActor (Int) -> Void)?
@@ -274,7 +279,9 @@ public final class Store<State, Action>: Observable {
             drainQueue(startingInto: &started)
             isProcessing = false
         }
+        waitingEffectCount += 1
         await StoreTask(started).finish()
+        waitingEffectCount -= 1
     }
 
     /// Creates a task for `body`, registered until it ends. `body` reaches the
