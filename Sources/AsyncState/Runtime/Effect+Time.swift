@@ -18,6 +18,16 @@ extension Effect {
     ///
     /// A load inside a debounced effect is started — and gets its ``LoadID`` —
     /// when the wait is over, so a burst of keystrokes starts a single load.
+    /// The debounce owns that load too: a later start cancels it even after it
+    /// began. To let started loads keep running (and have late answers
+    /// dropped as stale instead), debounce an action and start the load from it:
+    ///
+    /// ```swift
+    /// case .queryChanged(let query):
+    ///     return Effect.send(.search(query)).debounced(id: "search", for: .milliseconds(300), clock: clock)
+    /// case .search(let query):
+    ///     return .load(Action.results, whenSuperseded: .keepRunning) { … }
+    /// ```
     public func debounced<C: Clock>(id: some Hashable & Sendable, for duration: C.Duration, clock: C) -> Effect {
         delayed(for: duration, clock: clock).cancellable(id: id, cancelInFlight: true)
     }
