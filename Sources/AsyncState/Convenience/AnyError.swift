@@ -21,6 +21,7 @@ public struct AnyError: Equatable, Sendable, CustomStringConvertible {
         self.base = error
     }
 
+    /// Equal when both wrap errors of one type that compare (or print) equal.
     public static func == (lhs: AnyError, rhs: AnyError) -> Bool {
         guard type(of: lhs.base) == type(of: rhs.base) else { return false }
         if let equatable = lhs.base as? any Equatable {

@@ -17,6 +17,7 @@ public struct LoadID: Hashable, Comparable, Sendable, CustomStringConvertible {
     @inlinable
     public var next: LoadID { LoadID(rawValue &+ 1) }
 
+    /// Whether `lhs` is an older generation than `rhs`.
     @inlinable
     public static func < (lhs: LoadID, rhs: LoadID) -> Bool {
         lhs.rawValue < rhs.rawValue

@@ -11,6 +11,7 @@ where First.State == Second.State, First.Action == Second.Action {
         self.second = second
     }
 
+    /// Runs the first reducer, then the second, and merges their effects.
     @inlinable
     public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
         let firstEffect = first.reduce(into: &state, action: action)

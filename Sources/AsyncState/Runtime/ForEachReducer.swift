@@ -46,6 +46,7 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         self.element = element
     }
 
+    /// Runs the keyed child an action is for, if it exists, then the parent.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         guard let (key, elementAction) = extract(action) else {

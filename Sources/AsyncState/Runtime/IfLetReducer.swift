@@ -38,6 +38,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         self.child = child
     }
 
+    /// Runs the child for its actions while its state exists, then the parent.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         guard let childAction = extract(action) else {

@@ -14,6 +14,7 @@ public struct LoadReducer<Value: Equatable, Failure: Equatable>: Reducer {
     @inlinable
     public init() {}
 
+    /// Applies `action` with ``Loadable/reduce(_:)``.
     @inlinable
     public func reduce(
         into state: inout Loadable<Value, Failure>,

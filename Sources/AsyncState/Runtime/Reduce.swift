@@ -15,6 +15,7 @@ public struct Reduce<State, Action>: Reducer {
         self.body = body
     }
 
+    /// Runs the closure.
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         body(&state, action)
     }

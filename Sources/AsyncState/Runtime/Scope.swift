@@ -31,6 +31,7 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
         self.child = child()
     }
 
+    /// Runs the child for actions `extract` recognises; ignores the rest.
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let childAction = extract(action) else { return .none }

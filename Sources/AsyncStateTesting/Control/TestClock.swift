@@ -17,8 +17,11 @@ public final class TestClock: Clock, Sendable {
         /// Creates the instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `lhs` comes first.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
 
         /// The offset, e.g. `0.3 seconds`.
@@ -43,6 +46,7 @@ public final class TestClock: Clock, Sendable {
     /// Creates a clock at offset zero.
     public init() {}
 
+    /// The current time; it moves only with ``advance(by:)`` and ``advance(to:)``.
     public var now: Instant { state.withLock { $0.now } }
 
     /// The smallest step of time: one nanosecond.
@@ -51,6 +55,8 @@ public final class TestClock: Clock, Sendable {
     /// How many tasks are waiting on this clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Suspends until the clock is advanced to `deadline`; returns at once if it
+    /// has passed, and throws `CancellationError` if the task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state in
