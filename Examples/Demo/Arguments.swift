@@ -33,34 +33,30 @@ struct Arguments: Equatable {
             }
             return value
         }
+        /// The value of `option` as a number in `range`; `meaning` says what it takes.
+        func number<Number: LosslessStringConvertible & Comparable>(
+            for option: String, in range: ClosedRange<Number>, _ meaning: String
+        ) throws(Problem) -> Number {
+            let text = try value(for: option)
+            guard let number = Number(text), range.contains(number) else {
+                throw Problem(description: "\(option) takes \(meaning), not \(text.debugDescription)")
+            }
+            return number
+        }
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help":
                 result.help = true
             case "--seed":
-                let text = try value(for: argument)
-                guard let seed = UInt64(text) else {
-                    throw Problem(description: "--seed takes a whole number from 0 to \(UInt64.max), not \(text.debugDescription)")
-                }
-                result.seed = seed
+                result.seed = try number(for: argument, in: 0...UInt64.max, "a whole number from 0 to \(UInt64.max)")
             case "--latency":
-                let text = try value(for: argument)
-                guard let latency = Int(text), latencyRange.contains(latency) else {
-                    throw Problem(description: "--latency takes milliseconds from \(latencyRange.lowerBound) to \(latencyRange.upperBound), not \(text.debugDescription)")
-                }
-                result.latencyMilliseconds = latency
+                result.latencyMilliseconds = try number(
+                    for: argument, in: latencyRange, "milliseconds from \(latencyRange.lowerBound) to \(latencyRange.upperBound)"
+                )
             case "--failure-rate":
-                let text = try value(for: argument)
-                guard let rate = Double(text), (0...1).contains(rate) else {
-                    throw Problem(description: "--failure-rate takes a fraction from 0 to 1, not \(text.debugDescription)")
-                }
-                result.failureRate = rate
+                result.failureRate = try number(for: argument, in: 0...1, "a fraction from 0 to 1")
             case "--pace":
-                let text = try value(for: argument)
-                guard let pace = Double(text), paceRange.contains(pace) else {
-                    throw Problem(description: "--pace takes a factor from 0 (instant) to 10, not \(text.debugDescription)")
-                }
-                result.pace = pace
+                result.pace = try number(for: argument, in: paceRange, "a factor from 0 (instant) to 10")
             case "--json":
                 result.json = true
             case "--interactive":

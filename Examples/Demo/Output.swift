@@ -17,7 +17,7 @@ struct Output {
     }
 
     enum Style: String {
-        case dim = "2", bold = "1", red = "31", green = "32", yellow = "33", cyan = "36", magenta = "35"
+        case dim = "2", bold = "1", red = "31", green = "32", yellow = "33", magenta = "35"
     }
 
     static func standard(allowColor: Bool) -> Output {

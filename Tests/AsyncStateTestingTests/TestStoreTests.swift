@@ -196,3 +196,19 @@ struct PurityCheckTests {
         await store.finish()
     }
 }
+
+@Suite("TestStore skipping")
+@MainActor
+struct TestStoreSkipTests {
+    @Test("skipReceivedActions takes the state the skipped actions left, and checks go on from there")
+    func skip() async {
+        let gates = GateQueue(count: 1)
+        let store = TestStore(initialState: ProfileScreen.State(), reducer: ProfileScreen(gates: gates))
+        store.send(.refresh)
+        store.skipReceivedActions()
+        #expect(store.state.profile.state == .loading)
+        gates[0].open(with: "Lee")
+        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { $0.profile.apply(.finished(LoadID(1), "Lee")) }
+        await store.finish()
+    }
+}
