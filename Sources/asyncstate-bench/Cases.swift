@@ -138,7 +138,14 @@ enum Cases {
             for i in 0..<n { store.send(.row(i % 1_000, .increment)) }
             return store.state.rows[7] ?? 0
         }
-        return await Harness.compare(group: "3", baseline: root, cases: [(scoped, 3), (keyed, 3)], budget: budget)
+        let keyedInDictionary = Measured(name: "  same, children in a Dictionary", iterations: n) { n in
+            let store = Store(initialState: Parent.State(), reducer: Parent.keyedInDictionary)
+            for i in 0..<n { store.send(.row(i % 1_000, .increment)) }
+            return store.state.dictionaryRows[7] ?? 0
+        }
+        return await Harness.compare(
+            group: "3", baseline: root, cases: [(scoped, 3), (keyed, 3), (keyedInDictionary, nil)], budget: budget
+        )
     }
 
     // MARK: 4. Load round trip

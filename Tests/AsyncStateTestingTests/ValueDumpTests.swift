@@ -22,6 +22,8 @@ struct ValueDumpTests {
         ([Int](), "[]"),
         (["b": 2, "a": 1, "c": 3], #"["a": 1, "b": 2, "c": 3]"#),
         ([String: Int](), "[:]"),
+        (KeyedStates([("b", 2), ("a", 1)]), #"["b": 2, "a": 1]"#),
+        (KeyedStates<Int, Int>(), "[:]"),
         (Set([3, 1, 2]), "Set([1, 2, 3])"),
         (Optional<Int>.none as any Sendable, "nil"),
         (Optional(5) as any Sendable, "5"),
@@ -100,6 +102,13 @@ struct FieldChangeTests {
     @Test("removed entries are listed")
     func removed() {
         #expect(FieldList([1, 2]).changes(from: FieldList([1, 2, 3])) == ["count: 3 → 2", "[2]: - 3"])
+    }
+
+    @Test("reordering keyed states is a change of their keys; a changed row is listed by key")
+    func keyedStates() {
+        let before: KeyedStates<Int, Int> = [1: 10, 2: 20]
+        #expect(FieldList([2: 20, 1: 10] as KeyedStates).changes(from: FieldList(before)) == ["keys: [1, 2] → [2, 1]"])
+        #expect(FieldList([1: 10, 2: 21] as KeyedStates).changes(from: FieldList(before)) == ["[2]: 20 → 21"])
     }
 
     @Test("an unchanged value has no changes")

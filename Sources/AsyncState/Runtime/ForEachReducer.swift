@@ -1,10 +1,14 @@
 extension Reducer {
-    /// Runs `element` for the keyed children in a dictionary, one child state per
-    /// key — for example one loader per row ID — and then this reducer.
+    /// Runs `element` for the keyed children in `elements` — one child state per
+    /// key, for example one loader per row ID — and then this reducer.
     ///
     /// Each key's state is independent: a load of row `7` never supersedes a load
     /// of row `8`. An action for a key that is no longer present is dropped and
     /// reported as stale.
+    ///
+    /// Store the children in ``KeyedStates`` when they have an order or actions
+    /// to them are frequent (integer keys are found in a few instructions), or
+    /// in a `Dictionary`.
     ///
     /// ```swift
     /// Rows().forEach(\.avatars, action: Action.avatar,
@@ -13,30 +17,31 @@ extension Reducer {
     /// }
     /// ```
     @inlinable
-    public func forEach<Key: Hashable & Sendable, Element: Reducer>(
-        _ elements: WritableKeyPath<State, [Key: Element.State]>,
-        action embed: @escaping @Sendable (Key, Element.Action) -> Action,
-        extract: @escaping (Action) -> (Key, Element.Action)?,
+    public func forEach<Elements: KeyedStorage, Element: Reducer>(
+        _ elements: WritableKeyPath<State, Elements>,
+        action embed: @escaping @Sendable (Elements.Key, Element.Action) -> Action,
+        extract: @escaping (Action) -> (Elements.Key, Element.Action)?,
         element: () -> Element
-    ) -> ForEachReducer<Self, Key, Element> {
+    ) -> ForEachReducer<Self, Elements, Element> {
         ForEachReducer(parent: self, elements: elements, embed: embed, extract: extract, element: element())
     }
 }
 
 /// A parent reducer with keyed children; made by ``Reducer/forEach(_:action:extract:element:)``.
-public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element: Reducer>: Reducer {
+public struct ForEachReducer<Parent: Reducer, Elements: KeyedStorage, Element: Reducer>: Reducer
+where Elements.Key: Sendable, Elements.Value == Element.State {
     @usableFromInline let parent: Parent
-    @usableFromInline let elements: Projection<Parent.State, [Key: Element.State]>
-    @usableFromInline let embed: @Sendable (Key, Element.Action) -> Parent.Action
-    @usableFromInline let extract: (Parent.Action) -> (Key, Element.Action)?
+    @usableFromInline let elements: Projection<Parent.State, Elements>
+    @usableFromInline let embed: @Sendable (Elements.Key, Element.Action) -> Parent.Action
+    @usableFromInline let extract: (Parent.Action) -> (Elements.Key, Element.Action)?
     @usableFromInline let element: Element
 
     @inlinable
     init(
         parent: Parent,
-        elements: WritableKeyPath<Parent.State, [Key: Element.State]>,
-        embed: @escaping @Sendable (Key, Element.Action) -> Parent.Action,
-        extract: @escaping (Parent.Action) -> (Key, Element.Action)?,
+        elements: WritableKeyPath<Parent.State, Elements>,
+        embed: @escaping @Sendable (Elements.Key, Element.Action) -> Parent.Action,
+        extract: @escaping (Parent.Action) -> (Elements.Key, Element.Action)?,
         element: Element
     ) {
         self.parent = parent
@@ -60,19 +65,16 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
     /// child, and no closure built unless the child returned an effect to wrap.
     @inlinable
     func reduceElement(
-        _ key: Key,
+        _ key: Elements.Key,
         _ action: Element.Action,
-        in elements: inout [Key: Element.State]
+        in elements: inout Elements
     ) -> Effect<Parent.Action> {
-        // One hash lookup; the child is then mutated in place through the
-        // dictionary's `values` view, without being copied out.
-        guard let index = elements.index(forKey: key) else {
+        let element = self.element
+        guard let effect = elements.withMutableValue(forKey: key, { element.reduce(into: &$0, action: action) }) else {
             return Effect.none.markedDropped()
         }
-        let effect = element.reduce(into: &elements.values[index], action: action)
         if effect.isNone { return Effect(.none, isDropped: effect.isDroppedMarker) }
         let embed = self.embed
         return effect.map { embed(key, $0) }
     }
 }
-

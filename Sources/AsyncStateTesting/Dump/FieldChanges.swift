@@ -1,3 +1,5 @@
+import AsyncState
+
 /// A value flattened into `path: text` leaves, so two states can be compared
 /// field by field: `profile.state: .loading → .success(value: 3)`.
 struct FieldList: Equatable {
@@ -31,10 +33,11 @@ struct FieldList: Equatable {
                 flatten(child.value, path: path + "[\(index)]", depth: depth + 1)
             }
         case .dictionary:
-            let pairs = ValueDump.dictionaryPairs(mirror)
-                .map { (key: ValueDump.renderOneLine($0.key), value: $0.value) }
-                .sorted { $0.key < $1.key }
+            let pairs = ValueDump.keyValuePairs(of: value, mirror)
             entries.append((join(path, "count"), String(pairs.count)))
+            if value is any OrderedKeyValuePairs {
+                entries.append((join(path, "keys"), "[" + pairs.map(\.key).joined(separator: ", ") + "]"))
+            }
             for pair in pairs {
                 flatten(pair.value, path: path + "[\(pair.key)]", depth: depth + 1)
             }

@@ -56,7 +56,7 @@ enum ValueDump {
         case .set:
             return "Set([" + mirror.children.map { child($0.value) }.sorted().joined(separator: ", ") + "])"
         case .dictionary:
-            let pairs = dictionaryPairs(mirror).map { "\(child($0.key)): \(child($0.value))" }.sorted()
+            let pairs = keyValuePairs(of: value, mirror).map { "\($0.key): \(child($0.value))" }
             return pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
         case .tuple:
             return "(" + fields(mirror).map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
@@ -92,9 +92,7 @@ enum ValueDump {
         case .set:
             return block("Set([", mirror.children.map { child($0.value) }.sorted(), "])")
         case .dictionary:
-            let pairs = dictionaryPairs(mirror)
-                .map { (key: renderOneLine($0.key), value: $0.value) }
-                .sorted { $0.key < $1.key }
+            let pairs = keyValuePairs(of: value, mirror)
             return block("[", pairs.map { "\($0.key): \(child($0.value))" }, "]")
         case .tuple:
             return block("(", fields(mirror).map { labelled($0.label, child($0.value)) }, ")")
@@ -160,6 +158,14 @@ enum ValueDump {
             for child in m.children { result.append((child.label, child.value)) }
         }
         return result
+    }
+
+    /// A dictionary's pairs with their keys rendered: sorted by key, so a
+    /// `Dictionary` dumps the same every run — or in the mirror's order for a
+    /// collection whose order is part of its value, such as `KeyedStates`.
+    static func keyValuePairs(of value: Any, _ mirror: Mirror) -> [(key: String, value: Any)] {
+        let pairs = dictionaryPairs(mirror).map { (key: renderOneLine($0.key), value: $0.value) }
+        return value is any OrderedKeyValuePairs ? pairs : pairs.sorted { $0.key < $1.key }
     }
 
     static func dictionaryPairs(_ mirror: Mirror) -> [(key: Any, value: Any)] {

@@ -157,3 +157,58 @@ struct CompositionTests {
         #expect(store.state == 1)
     }
 }
+
+/// Rows of loaders kept in order in `KeyedStates`.
+struct Rows: Reducer {
+    struct State: Equatable {
+        var rows: KeyedStates<Int, Loadable<Int, TestError>> = [:]
+    }
+
+    enum Action {
+        case load(row: Int, Gate<Int>)
+        case row(Int, LoadAction<Int, TestError>)
+    }
+
+    static var reducer: some Reducer<State, Action> {
+        Rows().forEach(\.rows, action: Action.row, extract: {
+            if case .row(let id, let load) = $0 { (id, load) } else { nil }
+        }) { LoadReducer() }
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .load(let row, let gate):
+            return .load({ .row(row, $0) }, mapError: { _ in .offline }) { try await gate.wait() }
+        case .row:
+            return .none
+        }
+    }
+}
+
+@Suite("Composition over KeyedStates")
+@MainActor
+struct KeyedStatesCompositionTests {
+    @Test("a keyed action reaches its row only, and the row's load settles there")
+    func routes() async {
+        let store = Store(initialState: Rows.State(rows: [1: .init(), 2: .init()]), reducer: Rows.reducer)
+        let gate = Gate<Int>()
+        let task = store.send(.load(row: 2, gate))
+        #expect(store.rows[2]?.isLoading == true)
+        #expect(store.rows[1]?.isLoading == false)
+        gate.open(with: 20)
+        await task.finish()
+        #expect(store.rows[2]?.state == .success(value: 20))
+        #expect(store.rows[1]?.state == .notLoaded)
+        #expect(store.rows.keys == [1, 2])
+    }
+
+    @Test("an action for a row that is gone is dropped and reported as stale")
+    func missingRow() {
+        let store = Store(initialState: Rows.State(rows: [1: .init()]), reducer: Rows.reducer)
+        var dropped: [Bool] = []
+        store.observeTransitions { dropped.append($0.isDroppedAsStale) }
+        store.send(.row(9, .finished(LoadID(1), 1)))
+        #expect(dropped == [true])
+        #expect(store.rows == [1: .init()])
+    }
+}

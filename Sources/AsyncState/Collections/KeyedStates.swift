@@ -1,0 +1,192 @@
+/// An ordered collection of values, each found by its key in constant time —
+/// the state of a list whose rows are features of their own.
+///
+/// Iteration follows insertion order, so a list renders in a stable order;
+/// looking a row up by key costs one hash, and integer keys hash in a few
+/// instructions (see ``Reducer/forEach(_:action:extract:element:)``).
+///
+/// ```swift
+/// var rows: KeyedStates<Int, Row.State> = [1: Row.State(), 2: Row.State()]
+/// rows[3] = Row.State()                      // appended at the end
+/// rows.withMutableValue(forKey: 2) { $0.isExpanded = true }
+/// for (id, row) in rows { print(id, row) }   // 1, 2, 3
+/// ```
+///
+/// Appending and lookup are O(1); removing a key is O(n), as removing from an
+/// array is.
+public struct KeyedStates<Key: Hashable, Value> {
+    @usableFromInline var storedKeys: [Key]
+    @usableFromInline var storedValues: [Value]
+    @usableFromInline var keyIndex: KeyIndex
+
+    /// An empty collection.
+    @inlinable
+    public init() {
+        storedKeys = []
+        storedValues = []
+        keyIndex = KeyIndex()
+    }
+
+    /// A collection of `keysAndValues` in their order. When a key appears more
+    /// than once, its last value is kept at its first position.
+    public init(_ keysAndValues: some Sequence<(Key, Value)>) {
+        self.init()
+        for (key, value) in keysAndValues { self[key] = value }
+    }
+
+    /// The keys, in order.
+    @inlinable
+    public var keys: [Key] { storedKeys }
+
+    /// The values, in order.
+    @inlinable
+    public var values: [Value] { storedValues }
+
+    /// The index of `key`, or `nil` when it is not in the collection.
+    @inlinable
+    public func index(forKey key: Key) -> Index? {
+        guard let offset = offset(forKey: key) else { return nil }
+        return Index(offset)
+    }
+
+    @inlinable
+    func offset(forKey key: Key) -> Int? {
+        keyIndex.position(of: key, in: storedKeys)
+    }
+
+    /// The value for `key`, or `nil`. Setting a value for a new key appends it;
+    /// setting `nil` removes the key.
+    public subscript(key: Key) -> Value? {
+        get { offset(forKey: key).map { storedValues[$0] } }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeValue(forKey: key)
+            }
+        }
+    }
+
+    /// Stores `value` for `key` — in place when the key is present, appended
+    /// when it is new — and returns the value it replaced, if any.
+    @discardableResult
+    public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        if let position = offset(forKey: key) {
+            let old = storedValues[position]
+            storedValues[position] = value
+            return old
+        }
+        storedKeys.append(key)
+        storedValues.append(value)
+        keyIndex.append(key, in: storedKeys)
+        return nil
+    }
+
+    /// Removes `key` and returns its value, or returns `nil` when it is not
+    /// in the collection. The keys after it move up one position.
+    @discardableResult
+    public mutating func removeValue(forKey key: Key) -> Value? {
+        guard let position = offset(forKey: key) else { return nil }
+        storedKeys.remove(at: position)
+        let value = storedValues.remove(at: position)
+        keyIndex = storedKeys.isEmpty ? KeyIndex() : KeyIndex(keys: storedKeys, seed: keyHashSeed)
+        return value
+    }
+
+    /// Removes every key and value.
+    public mutating func removeAll() {
+        self = KeyedStates()
+    }
+}
+
+extension KeyedStates: KeyedStorage {
+    /// Calls `body` with in-place access to the value for `key` — no copy of
+    /// the value — or returns `nil` when the key is not in the collection.
+    @inlinable
+    public mutating func withMutableValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let position = offset(forKey: key) else { return nil }
+        return body(&storedValues[position])
+    }
+}
+
+extension KeyedStates: RandomAccessCollection {
+    /// A position in the collection. It is its own type, not `Int`, so that
+    /// `rows[3]` on integer keys always means the value for key `3`.
+    public struct Index: Strideable, Hashable, Sendable {
+        /// The offset from the start of the collection.
+        public let offset: Int
+
+        @inlinable
+        init(_ offset: Int) { self.offset = offset }
+
+        /// How far `other` is from this index.
+        @inlinable
+        public func distance(to other: Index) -> Int { other.offset - offset }
+
+        /// The index `n` positions after this one.
+        @inlinable
+        public func advanced(by n: Int) -> Index { Index(offset + n) }
+
+        /// Whether `lhs` comes before `rhs`.
+        @inlinable
+        public static func < (lhs: Index, rhs: Index) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    /// The position of the first pair.
+    @inlinable
+    public var startIndex: Index { Index(0) }
+
+    /// One past the position of the last pair.
+    @inlinable
+    public var endIndex: Index { Index(storedKeys.count) }
+
+    /// The key and value at `index`.
+    @inlinable
+    public subscript(index: Index) -> (key: Key, value: Value) {
+        (storedKeys[index.offset], storedValues[index.offset])
+    }
+}
+
+extension KeyedStates: ExpressibleByDictionaryLiteral {
+    /// A collection of the literal's pairs in order; a repeated key keeps its
+    /// last value at its first position.
+    public init(dictionaryLiteral elements: (Key, Value)...) {
+        self.init(elements)
+    }
+}
+
+extension KeyedStates: Equatable where Value: Equatable {
+    /// Equal when both hold the same keys in the same order with equal values.
+    public static func == (lhs: KeyedStates, rhs: KeyedStates) -> Bool {
+        lhs.storedKeys == rhs.storedKeys && lhs.storedValues == rhs.storedValues
+    }
+}
+
+extension KeyedStates: Hashable where Value: Hashable {
+    /// Hashes the keys and values in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storedKeys)
+        hasher.combine(storedValues)
+    }
+}
+
+extension KeyedStates: Sendable where Key: Sendable, Value: Sendable {}
+
+extension KeyedStates: CustomStringConvertible {
+    /// The pairs in order, written like a dictionary literal: `[1: a, 2: b]`.
+    public var description: String {
+        if isEmpty { return "[:]" }
+        return "[" + map { "\(String(reflecting: $0.key)): \(String(reflecting: $0.value))" }.joined(separator: ", ") + "]"
+    }
+}
+
+extension KeyedStates: CustomReflectable, OrderedKeyValuePairs {
+    /// Reflects as a dictionary whose pairs keep their order.
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: map { (key: $0.key, value: $0.value) }, displayStyle: .dictionary)
+    }
+}
+
+/// A collection that reflects as a dictionary but whose order is part of its
+/// value, so dumps must keep the mirror's order instead of sorting.
+package protocol OrderedKeyValuePairs {}
