@@ -151,6 +151,7 @@ enum Cases {
     // MARK: 4. Load round trip
 
     static func loadRoundTrip(_ budget: Budget) async -> [Result] {
+        let budget = budget.finer(3)
         let n = budget.iterations(100_000)
         let hop = Measured(name: "bare Task {} hop from the main actor", iterations: n) { n in
             var total = 0
@@ -173,6 +174,7 @@ enum Cases {
     /// the previous one answer — its result is dropped — while `inFlight` loads
     /// stay suspended in the background.
     static func staleDrops(_ budget: Budget) async -> [Result] {
+        let budget = budget.finer(3)
         let n = budget.iterations(20_000)
         func case_(_ inFlight: Int) -> Measured {
             Measured(name: "load + stale drop, \(inFlight) in flight", iterations: n) { n, stopwatch in

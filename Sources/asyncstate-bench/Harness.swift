@@ -18,6 +18,10 @@ struct Budget {
 
     /// `base` iterations, scaled down for `--quick`, at least 1.
     func iterations(_ base: Int) -> Int { max(1, Int(Double(base) * scale)) }
+
+    /// The same total work in `factor` times as many, shorter runs — for cases
+    /// timed through thread wake-ups, whose speed drifts within a run.
+    func finer(_ factor: Int) -> Budget { Budget(runs: runs * factor, scale: scale / Double(factor)) }
 }
 
 /// Nanoseconds per operation over several runs.
@@ -40,12 +44,19 @@ struct Result {
     var sample: Sample
     /// The baseline's name and median, when this is not itself a baseline.
     var baseline: (name: String, median: Double)?
+    /// This case's time over the baseline's in each round; the reported ratio
+    /// is their median. Pairing runs that were measured next to each other
+    /// cancels the machine's drift between rounds.
+    var roundRatios: [Double] = []
     /// The ratio the issue sets as the target, if any.
     var target: Double?
     /// Shown instead of ns/op, for non-timing results (memory).
     var text: String?
 
-    var ratio: Double? { baseline.map { sample.median / $0.median } }
+    var ratio: Double? {
+        guard baseline != nil else { return nil }
+        return roundRatios.isEmpty ? nil : Sample(values: roundRatios).median
+    }
 }
 
 /// Something measured: `body(n, stopwatch)` performs `n` operations and
@@ -103,9 +114,12 @@ enum Harness {
         }
         var results = [Result(group: group, name: baseline.name, sample: samples[0], baseline: nil, target: nil)]
         for (offset, entry) in cases.enumerated() {
+            let sample = samples[offset + 1]
             results.append(Result(
-                group: group, name: entry.0.name, sample: samples[offset + 1],
-                baseline: (baseline.name, samples[0].median), target: entry.target
+                group: group, name: entry.0.name, sample: sample,
+                baseline: (baseline.name, samples[0].median),
+                roundRatios: zip(sample.values, samples[0].values).map { $0 / $1 },
+                target: entry.target
             ))
         }
         return results

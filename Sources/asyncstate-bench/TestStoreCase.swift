@@ -7,6 +7,7 @@ import AsyncStateTesting
 @MainActor
 enum TestStoreCase {
     static func run(_ budget: Budget) async -> [Result] {
+        let budget = budget.finer(3)
         let n = budget.iterations(50_000)
         let store = Measured(name: "Store: send + await the effect's action", iterations: n) { n in
             let store = Store(initialState: Loader.State(), reducer: Loader(parking: Parking()))

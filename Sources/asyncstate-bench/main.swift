@@ -56,7 +56,10 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
     return groups
 }()
 
-print("asyncstate-bench — \(budget.runs) runs per case\(budget.scale < 1 ? " (quick)" : ""), ns/op median (min–max), ratios to baselines measured in this run")
+print("""
+asyncstate-bench — \(budget.runs) runs per case\(budget.scale < 1 ? " (quick)" : "") (groups 4, 5, 7: \(budget.finer(3).runs) shorter ones), \
+ns/op median (min–max); a ratio is the median of each run's ratio to the baseline run beside it
+""")
 // Memory is measured first, before other cases free memory that the
 // allocator would reuse and hide; its results print in their place.
 let selected = groups.filter { title, _ in filter.map { title.lowercased().contains($0) } ?? true }

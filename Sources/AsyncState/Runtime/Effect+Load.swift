@@ -26,6 +26,7 @@ extension Effect {
     ///   - policy: what happens to this load's task when a newer load supersedes it.
     ///   - timeout: ends the load with a failure of your choice if it takes too long.
     ///   - operation: the work; its typed error becomes the state's failure.
+    @inlinable
     public static func load<Value: SendableMetatype, Failure: Error & Equatable>(
         _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
         whenSuperseded policy: SupersessionPolicy = .cancel,
@@ -53,6 +54,7 @@ extension Effect {
     ///     try await api.feed()
     /// }
     /// ```
+    @inlinable
     public static func load<Value: SendableMetatype, Failure: Sendable>(
         _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
         whenSuperseded policy: SupersessionPolicy = .cancel,
@@ -72,7 +74,10 @@ extension Effect {
     }
 
     /// A load effect whose work runs `run`, raced against `timeout` if there is one.
-    private static func makeLoad<Value: SendableMetatype, Failure: Sendable>(
+    // Inlinable, like the store's runner, so a load is specialized for the
+    // feature's types: unspecialized, every load looked up generic metadata.
+    @inlinable
+    static func makeLoad<Value: SendableMetatype, Failure: Sendable>(
         _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
         _ policy: SupersessionPolicy,
         _ timeout: LoadTimeout<Failure>?,
@@ -80,12 +85,23 @@ extension Effect {
     ) -> Effect {
         let work: @MainActor @Sendable (LoadID) async -> Action
         if let timeout {
-            work = { id in
-                embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) })
-            }
+            work = timedWork(embed, timeout, run)
         } else {
             work = { id in embed(await run(id)) }
         }
         return Effect(.load(Load(cancelID: nil, policy: policy, started: { embed(.started($0)) }, work: work)))
+    }
+
+    /// The work of a load with a timeout: it races a timer, so it is not worth
+    /// specializing.
+    @usableFromInline
+    static func timedWork<Value: SendableMetatype, Failure: Sendable>(
+        _ embed: @escaping @Sendable (LoadAction<Value, Failure>) -> Action,
+        _ timeout: LoadTimeout<Failure>,
+        _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
+    ) -> @MainActor @Sendable (LoadID) async -> Action {
+        { id in
+            embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) })
+        }
     }
 }

@@ -37,6 +37,19 @@ public struct Effect<Action> {
         @usableFromInline let policy: SupersessionPolicy
         @usableFromInline let started: @Sendable (LoadID) -> Action
         @usableFromInline let work: @MainActor @Sendable (LoadID) async -> Action
+
+        @inlinable
+        init(
+            cancelID: AnyHashable?,
+            policy: SupersessionPolicy,
+            started: @escaping @Sendable (LoadID) -> Action,
+            work: @escaping @MainActor @Sendable (LoadID) async -> Action
+        ) {
+            self.cancelID = cancelID
+            self.policy = policy
+            self.started = started
+            self.work = work
+        }
     }
 
     /// The work, boxed: `nil` for ``none``. Reducers return `.none` for most
