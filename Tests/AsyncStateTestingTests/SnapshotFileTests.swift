@@ -3,7 +3,7 @@ import Testing
 @testable import AsyncStateTesting
 
 @Suite("Snapshot files")
-struct SnapshotFileTests {
+final class SnapshotFileTests {
     let root: URL
     let testFile: String
     let snapshot: SnapshotFile
@@ -13,6 +13,11 @@ struct SnapshotFileTests {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("asyncstate-\(UUID().uuidString)")
         testFile = root.appendingPathComponent("Tests/FeatureTests.swift").path
         snapshot = SnapshotFile(name: "refresh flow", testFile: testFile)
+    }
+
+    /// Each test has its own folder; remove it so runs leave nothing behind.
+    deinit {
+        try? FileManager.default.removeItem(at: root)
     }
 
     var path: String { snapshot.url.path }
