@@ -11,17 +11,16 @@ enum KeyHash {
     /// 64 well-mixed bits for `key`; a table uses the top ones.
     @inlinable
     static func hash<Key: Hashable>(_ key: Key, seed: UInt64) -> UInt64 {
-        // In code specialized for a concrete key type these casts are decided
-        // at compile time, leaving one branch.
-        switch key {
-        case let key as Int: mix(UInt64(UInt(bitPattern: key)), seed: seed)
-        case let key as Int64: mix(UInt64(bitPattern: key), seed: seed)
-        case let key as UInt64: mix(key, seed: seed)
-        case let key as UInt: mix(UInt64(key), seed: seed)
-        case let key as Int32: mix(UInt64(UInt32(bitPattern: key)), seed: seed)
-        case let key as UInt32: mix(UInt64(key), seed: seed)
-        default: mix(UInt64(UInt(bitPattern: key.hashValue)), seed: seed)
-        }
+        // Specialized for a concrete key type, these checks fold away and leave
+        // one branch; in generic code each costs a metatype comparison, and
+        // only the matching one casts.
+        if Key.self == Int.self, let key = key as? Int { return mix(UInt64(UInt(bitPattern: key)), seed: seed) }
+        if Key.self == Int64.self, let key = key as? Int64 { return mix(UInt64(bitPattern: key), seed: seed) }
+        if Key.self == UInt64.self, let key = key as? UInt64 { return mix(key, seed: seed) }
+        if Key.self == UInt.self, let key = key as? UInt { return mix(UInt64(key), seed: seed) }
+        if Key.self == Int32.self, let key = key as? Int32 { return mix(UInt64(UInt32(bitPattern: key)), seed: seed) }
+        if Key.self == UInt32.self, let key = key as? UInt32 { return mix(UInt64(key), seed: seed) }
+        return mix(UInt64(UInt(bitPattern: key.hashValue)), seed: seed)
     }
 
     /// The high and low halves of `(bits ^ seed) × ⌊2⁶⁴/φ⌋`, folded together,

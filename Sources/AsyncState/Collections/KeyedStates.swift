@@ -56,6 +56,7 @@ public struct KeyedStates<Key: Hashable, Value> {
 
     /// The value for `key`, or `nil`. Setting a value for a new key appends it;
     /// setting `nil` removes the key.
+    @inlinable
     public subscript(key: Key) -> Value? {
         get { offset(forKey: key).map { storedValues[$0] } }
         set {
@@ -69,6 +70,7 @@ public struct KeyedStates<Key: Hashable, Value> {
 
     /// Stores `value` for `key` — in place when the key is present, appended
     /// when it is new — and returns the value it replaced, if any.
+    @inlinable
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if let position = offset(forKey: key) {
