@@ -182,6 +182,9 @@ enum Cases {
                 let store = Store(initialState: Loader.State(), reducer: Loader(parking: parking))
                 for slot in 0..<(inFlight - 1) { store.send(.loadParked(-1 - slot)) }
                 var previous = store.send(.loadParked(0))
+                // Setup ends when every load has started and parked; otherwise
+                // starting the 10,000 background tasks would be timed too.
+                while parking.parkedCount < inFlight { await Task.yield() }
                 var dropped = 0
                 stopwatch.start()
                 defer { stopwatch.stop() }
@@ -193,8 +196,11 @@ enum Cases {
                     dropped &+= 1
                 }
                 stopwatch.stop()
+                // Teardown, untimed: let every background load end here, so
+                // none of them finishes during the next measurement.
                 parking.releaseAll()
                 await previous.finish()
+                while store.runningEffectCount > 0 { await Task.yield() }
                 return dropped &+ store.runningEffectCount
             }
         }

@@ -94,6 +94,9 @@ final class Parking {
     private var released: Set<Int> = []
     private var releasedAll = false
 
+    /// How many operations are parked now.
+    var parkedCount: Int { waiting.count }
+
     func park(_ slot: Int) async -> Int {
         if releasedAll || released.remove(slot) != nil { return slot }
         return await withCheckedContinuation { waiting[slot] = $0 }
