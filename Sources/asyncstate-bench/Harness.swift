@@ -42,8 +42,8 @@ struct Result {
     var group: String
     var name: String
     var sample: Sample
-    /// The baseline's name and median, when this is not itself a baseline.
-    var baseline: (name: String, median: Double)?
+    /// The baseline's name, when this is not itself a baseline.
+    var baselineName: String?
     /// This case's time over the baseline's in each round; the reported ratio
     /// is their median. Pairing runs that were measured next to each other
     /// cancels the machine's drift between rounds.
@@ -53,10 +53,7 @@ struct Result {
     /// Shown instead of ns/op, for non-timing results (memory).
     var text: String?
 
-    var ratio: Double? {
-        guard baseline != nil else { return nil }
-        return roundRatios.isEmpty ? nil : Sample(values: roundRatios).median
-    }
+    var ratio: Double? { roundRatios.isEmpty ? nil : Sample(values: roundRatios).median }
 }
 
 /// Something measured: `body(n, stopwatch)` performs `n` operations and
@@ -112,12 +109,12 @@ enum Harness {
                 if round > 0 { samples[index].values.append(nanoseconds) }
             }
         }
-        var results = [Result(group: group, name: baseline.name, sample: samples[0], baseline: nil, target: nil)]
+        var results = [Result(group: group, name: baseline.name, sample: samples[0], baselineName: nil, target: nil)]
         for (offset, entry) in cases.enumerated() {
             let sample = samples[offset + 1]
             results.append(Result(
                 group: group, name: entry.0.name, sample: sample,
-                baseline: (baseline.name, samples[0].median),
+                baselineName: baseline.name,
                 roundRatios: zip(sample.values, samples[0].values).map { $0 / $1 },
                 target: entry.target
             ))

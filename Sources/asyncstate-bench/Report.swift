@@ -17,8 +17,8 @@ enum Report {
         if let text = result.text { return "  \(name) \(text)" }
         let numbers = "\(format(result.sample.median).leftPadding(toLength: 10)) ns/op  (\(format(result.sample.min))–\(format(result.sample.max)))"
         var line = "  \(name) \(numbers.padding(toLength: 36))"
-        if let ratio = result.ratio, let baseline = result.baseline {
-            line += " \(format(ratio, digits: 2))× \(baseline.name)"
+        if let ratio = result.ratio, let baselineName = result.baselineName {
+            line += " \(format(ratio, digits: 2))× \(baselineName)"
             if let target = result.target {
                 line += ratio <= target ? "  ✓ target ≤\(format(target, digits: 1))×" : "  ✗ MISSED target ≤\(format(target, digits: 1))×"
             }

@@ -3,7 +3,7 @@
 ///
 /// Open addressing with linear probing over a power-of-two table kept at most
 /// half full, so every probe sequence ends at an empty slot. A key's slot is
-/// the top bits of ``KeyHash/hash(_:)``. Removing a key renumbers the positions
+/// the top bits of ``KeyHash/hash(_:seed:)``. Removing a key renumbers the positions
 /// after it, so the table is rebuilt — O(n), like removing from an array.
 @usableFromInline
 struct KeyIndex: Sendable {
@@ -38,12 +38,18 @@ struct KeyIndex: Sendable {
         }
     }
 
+    /// Where `key`'s probe sequence starts: the top bits of its hash.
+    @inlinable
+    func homeSlot<Key: Hashable>(for key: Key) -> Int {
+        Int(truncatingIfNeeded: KeyHash.hash(key, seed: seed) &>> shift)
+    }
+
     /// The position of `key` in `keys`, or `nil` when it is not there.
     @inlinable
     func position<Key: Hashable>(of key: Key, in keys: [Key]) -> Int? {
         if slots.isEmpty { return nil }
         let mask = slots.count &- 1
-        var slot = Int(truncatingIfNeeded: KeyHash.hash(key, seed: seed) &>> shift)
+        var slot = homeSlot(for: key)
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
@@ -67,7 +73,7 @@ struct KeyIndex: Sendable {
     @usableFromInline
     func emptySlot<Key: Hashable>(for key: Key) -> Int {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: KeyHash.hash(key, seed: seed) &>> shift)
+        var slot = homeSlot(for: key)
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         return slot
     }
@@ -77,7 +83,7 @@ struct KeyIndex: Sendable {
     func probeLengths<Key: Hashable>(of keys: [Key]) -> [Int] {
         let mask = slots.count - 1
         return keys.map { key in
-            var slot = Int(truncatingIfNeeded: KeyHash.hash(key, seed: seed) &>> shift)
+            var slot = homeSlot(for: key)
             var length = 1
             while keys[slots[slot] - 1] != key {
                 slot = (slot + 1) & mask

@@ -91,7 +91,7 @@ public struct KeyedStates<Key: Hashable, Value> {
         guard let position = offset(forKey: key) else { return nil }
         storedKeys.remove(at: position)
         let value = storedValues.remove(at: position)
-        keyIndex = storedKeys.isEmpty ? KeyIndex() : KeyIndex(keys: storedKeys, seed: keyHashSeed)
+        keyIndex = KeyIndex(keys: storedKeys, seed: keyHashSeed)
         return value
     }
 

@@ -59,6 +59,16 @@ struct KeyedStatesTests {
         #expect(Array(rows.keys.prefix(8)) == [0, 1, 2, 3, 4, 5, 6, 8])
     }
 
+    @Test("removing the only key leaves an empty collection that fills again")
+    func removeLast() {
+        var rows: KeyedStates<Int, Int> = [1: 1]
+        rows[1] = nil
+        #expect(rows.isEmpty)
+        #expect(rows[1] == nil)
+        rows[2] = 2
+        #expect(rows == [2: 2])
+    }
+
     @Test("removeAll empties the collection and it fills again")
     func removeAll() {
         var rows: KeyedStates<Int, Int> = [1: 1, 2: 2]
