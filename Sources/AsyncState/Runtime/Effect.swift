@@ -82,8 +82,9 @@ public struct Effect<Action> {
     @inlinable
     var isNone: Bool { work == nil }
 
-    /// What to run.
-    @usableFromInline
+    /// What to run. Inlinable so the store's specialized runner reads it
+    /// without looking up the generic `Operation` type at run time.
+    @inlinable
     var operation: Operation { work?.operation ?? .none }
 
     /// No work.
