@@ -6,34 +6,50 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "AsyncState", targets: ["AsyncState"]),
+        .library(name: "AsyncStateControls", targets: ["AsyncStateControls"]),
         .library(name: "AsyncStateTesting", targets: ["AsyncStateTesting"]),
-        .executable(name: "asyncstate-demo", targets: ["asyncstate-demo"]),
-        .executable(name: "asyncstate-bench", targets: ["asyncstate-bench"]),
     ],
     targets: [
+        // The kit: value model, store, effects, reducers. No Foundation.
         .target(name: "AsyncState"),
-        .target(name: "AsyncStateTesting", dependencies: ["AsyncState"]),
-        .target(name: "DemoFeatures", dependencies: ["AsyncState"], path: "Examples/DemoFeatures"),
-        .executableTarget(name: "asyncstate-demo", dependencies: ["AsyncState", "DemoFeatures"], path: "Examples/Demo"),
+        // Controls for driving concurrency by hand — a gate, a test clock, a
+        // lock — with no test framework, so an app, the demo and the
+        // benchmarks can use them as well as tests.
+        .target(name: "AsyncStateControls", dependencies: ["AsyncState"]),
+        // TestStore, snapshots and state dumps; links XCTest and Testing.
+        .target(name: "AsyncStateTesting", dependencies: ["AsyncState", "AsyncStateControls"]),
+
+        // Examples and tools. Executable targets are not products, so a
+        // package that depends on this one does not see them; they still run
+        // with `swift run asyncstate-demo` and `swift run -c release asyncstate-bench`.
+        .target(name: "DemoFeatures", dependencies: ["AsyncState", "AsyncStateControls"], path: "Examples/DemoFeatures"),
+        .executableTarget(
+            name: "asyncstate-demo",
+            dependencies: ["AsyncState", "AsyncStateControls", "DemoFeatures"],
+            path: "Examples/Demo"
+        ),
         .executableTarget(
             name: "asyncstate-bench",
             dependencies: [
                 "AsyncState",
+                "AsyncStateControls",
                 // The test-store case runs where a plain executable can load the
                 // test frameworks; on Apple platforms XCTest is not loadable outside tests.
                 .target(name: "AsyncStateTesting", condition: .when(platforms: [.linux])),
             ]
         ),
-        .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateTesting"]),
-        .testTarget(
-            name: "DemoTests",
-            dependencies: ["asyncstate-demo", "DemoFeatures", "AsyncState", "AsyncStateTesting"],
-            exclude: ["__Snapshots__"]
-        ),
+
+        .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"]),
+        .testTarget(name: "AsyncStateControlsTests", dependencies: ["AsyncState", "AsyncStateControls"]),
         .testTarget(
             name: "AsyncStateTestingTests",
             dependencies: ["AsyncState", "AsyncStateTesting"],
-            exclude: ["__Snapshots__"]
+            exclude: ["Snapshot/__Snapshots__", "Guides/__Snapshots__"]
+        ),
+        .testTarget(
+            name: "DemoTests",
+            dependencies: ["asyncstate-demo", "DemoFeatures", "AsyncState", "AsyncStateTesting"],
+            exclude: ["Demo/__Snapshots__"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,7 +20,7 @@ enum InteractiveSearch {
                     time: start.duration(to: clock.now),
                     action: presenter.action(transition.action),
                     state: presenter.state(transition.state),
-                    isDropped: transition.isDroppedAsStale
+                    isDropped: transition.isDropped
                 ),
                 scenario: scenario
             )
@@ -37,7 +37,7 @@ enum InteractiveSearch {
         }
         // Input ended: let the searches in flight answer before exiting.
         while store.runningEffectCount > 0 {
-            await store.runningEffectsTask.settle()
+            await store.runningEffectsTask.wait()
         }
     }
 }

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateControls
 import DemoFeatures
 
 /// A runnable story that shows one promise of the kit.
@@ -40,7 +41,7 @@ extension Scenario {
         summary: "Load on appear, then reload: the name stays on screen while refreshing.",
         details: "A first load goes .loading → .success; a reload shows .refreshing(value:) with the old name until the new one arrives."
     ) { scenario, player, settings in
-        let clock = SimulatedClock()
+        let clock = TestClock()
         return await player.play(
             scenario, reducer: ProfileFeature(api: DemoAPI(clock: clock, network: settings.network())),
             initialState: .init(), clock: clock, presenter: .profile,
@@ -53,7 +54,7 @@ extension Scenario {
         summary: "Pull to refresh keeps posts on screen; a failed refresh keeps them and adds a banner.",
         details: "The network goes offline before the second refresh: the state becomes .error, yet the last posts stay readable, so the screen shows content plus an error banner instead of going blank."
     ) { scenario, player, settings in
-        let clock = SimulatedClock()
+        let clock = TestClock()
         let network = settings.network()
         return await player.play(
             scenario, reducer: FeedFeature(api: DemoAPI(clock: clock, network: network)),
@@ -72,7 +73,7 @@ extension Scenario {
         summary: "Typing fast starts overlapping searches; late answers to old queries are dropped.",
         details: "Each keystroke waits out a 120 ms debounce (a quick second keystroke replaces the first), then searches. Broad queries are slow, so the answer for \"s\" can arrive after the answer for \"swift\" — and is dropped as stale, never shown."
     ) { scenario, player, settings in
-        let clock = SimulatedClock()
+        let clock = TestClock()
         let api = DemoAPI(clock: clock, network: settings.network())
         return await player.play(
             scenario, reducer: SearchFeature(api: api, clock: clock, debounce: .milliseconds(120)),
@@ -92,7 +93,7 @@ extension Scenario {
         summary: "Operations tracked one by one: save and delete run at once; a double-tapped Save runs once.",
         details: "Each operation is its own Loadable keyed by name. Save is active while it runs, so a second tap is ignored (first wins); delete runs alongside without touching save's state."
     ) { scenario, player, settings in
-        let clock = SimulatedClock()
+        let clock = TestClock()
         return await player.play(
             scenario, reducer: SaveFeature.reducer(api: DemoAPI(clock: clock, network: settings.network())),
             initialState: .init(), clock: clock, presenter: .save,
@@ -109,7 +110,7 @@ extension Scenario {
         summary: "Cancelling a reload returns to the previous value — never an error, never stuck loading.",
         details: "After a first load succeeds, a reload starts and is cancelled before it answers: the state goes back to .success with the name already shown."
     ) { scenario, player, settings in
-        let clock = SimulatedClock()
+        let clock = TestClock()
         return await player.play(
             scenario, reducer: ProfileFeature(api: DemoAPI(clock: clock, network: settings.network())),
             initialState: .init(), clock: clock, presenter: .profile,

@@ -1,3 +1,5 @@
+import AsyncStateControls
+
 /// The simulated network: latency around a base value, random failures at a
 /// rate, and an offline switch scenarios can flip — all drawn from a seeded
 /// generator so a run is reproducible. Used on the main actor, like the
@@ -35,20 +37,5 @@ public final class Network {
         let failed = Double(random.next() % 10_000) / 10_000 < failureRate
         let failure: DemoAPI.Failure? = isOffline ? .offline : failed ? .serverError : nil
         return Plan(latency: latency, failure: failure)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so every run with a seed draws the same numbers.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

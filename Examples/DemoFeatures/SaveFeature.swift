@@ -42,16 +42,19 @@ public struct SaveFeature: Reducer {
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .saveTapped:
-            guard !state.isActive(.save) else { return .none }   // first wins: a double tap is ignored
-            state.revision += 1
-            let api = api, revision = state.revision
-            return .load({ .operation(.save, $0) }) { () async throws(DemoAPI.Failure) in
-                try await api.save(revision)
+            // First wins: a double tap while saving starts nothing. The save
+            // writes the revision its start creates (see `.started` below).
+            let api = api, revision = state.revision + 1
+            return state.operations[.save, default: Loadable()].load({ .operation(.save, $0) }, overlap: .firstWins) {
+                () async throws(DemoAPI.Failure) in try await api.save(revision)
             }
         case .deleteTapped:
-            guard !state.isActive(.delete) else { return .none }
             let api = api
-            return .load({ .operation(.delete, $0) }, operation: api.deleteDraft)
+            return state.operations[.delete, default: Loadable()].load(
+                { .operation(.delete, $0) }, overlap: .firstWins, operation: api.deleteDraft)
+        case .operation(.save, .started):
+            state.revision += 1
+            return .none
         case .operation:
             return .none
         }

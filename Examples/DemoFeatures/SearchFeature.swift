@@ -38,7 +38,8 @@ public struct SearchFeature: Reducer {
             return Effect.send(.debounced(query)).debounced(id: Debounce(), for: debounce, clock: clock)
         case .debounced(let query):
             let api = api
-            return .load(Action.results, whenSuperseded: .keepRunning) { () async throws(DemoAPI.Failure) in
+            return state.results.load(Action.results, overlap: .latestWins(cancellingEarlier: false)) {
+                () async throws(DemoAPI.Failure) in
                 try await api.search(query)
             }
         case .results(let load):

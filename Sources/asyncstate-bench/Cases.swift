@@ -45,9 +45,9 @@ enum Cases {
             for i in 0..<n {
                 if events[i & 4_095] {
                     id = id.next
-                    loadable.apply(.started(id))
+                    _ = loadable.apply(.started(id))
                 } else {
-                    loadable.apply(.finished(id, i))
+                    _ = loadable.apply(.finished(id, i))
                 }
                 sum &+= loadable.value ?? 1
             }
@@ -55,9 +55,9 @@ enum Cases {
         }
         let stale = Measured(name: "Loadable.apply stale .finished (dropped), per action", iterations: n) { n in
             var loadable = Loadable<Int, Never>()
-            loadable.apply(.started(LoadID(UInt64(n) + 1)))
+            _ = loadable.apply(.started(LoadID(UInt64(n) + 1)))
             var dropped = 0
-            for i in 0..<n where loadable.apply(.finished(LoadID(UInt64(i)), i)) == .droppedAsStale {
+            for i in 0..<n where loadable.apply(.finished(LoadID(UInt64(i)), i)) == .dropped {
                 dropped &+= 1
             }
             return dropped

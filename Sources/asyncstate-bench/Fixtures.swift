@@ -135,7 +135,7 @@ struct Loader: Reducer {
             return .load(Action.item) { () async throws(Never) in 1 }
         case .loadParked(let slot):
             let parking = parking
-            return .load(Action.item, whenSuperseded: .keepRunning) { () async throws(Never) in
+            return state.item.load(Action.item, overlap: .latestWins(cancellingEarlier: false)) { () async throws(Never) in
                 await parking.park(slot)
             }
         case .item(let load):

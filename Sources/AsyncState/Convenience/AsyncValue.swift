@@ -51,7 +51,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// The full loadable: state, last value, settled state and load in flight.
     public var loadable: Loadable<Value, Failure> { store.state }
 
-    /// The current state, as the seed `AsyncState` enum.
+    /// The current state, as an ``AsyncState``.
     public var state: AsyncState<Value, Failure> { store.state.state }
 
     /// The last successful value — also while reloading and after a failure.
@@ -67,34 +67,38 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     public func observeTransitions(_ observer: @escaping @MainActor (Transition<Loadable<Value, Failure>, LoadAction<Value, Failure>?>) -> Void) {
         store.observeTransitions { transition in
             let load: LoadAction<Value, Failure>? = if case .loaded(let load) = transition.action { load } else { nil }
-            observer(Transition(action: load, state: transition.state, isDroppedAsStale: transition.isDroppedAsStale))
+            observer(Transition(action: load, state: transition.state, isDropped: transition.isDropped))
         }
     }
 
     /// Loads with `operation`, which throws `Failure` itself, and returns once
     /// this load has settled, been superseded, or been cancelled.
     public func load(
-        policy: OverlapPolicy = .latestWins,
+        overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
-        await run(policy, .load(Feature.Action.loaded, operation: operation))
+        await run(overlap, Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+            await LoadAction.outcome(of: id, operation)
+        })
     }
 
     /// Loads with `operation`, whose untyped errors become ``AnyError``.
     public func load(
-        policy: OverlapPolicy = .latestWins,
+        overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError, Value: SendableMetatype {
-        await run(policy, .load(Feature.Action.loaded, mapError: AnyError.init, operation: operation))
+        await load(overlap: overlap, mapError: AnyError.init, operation)
     }
 
     /// Loads with `operation`, turning its errors into `Failure` with `mapError`.
     public func load(
-        policy: OverlapPolicy = .latestWins,
-        mapError: @escaping @Sendable (any Error) -> Failure,
+        overlap: OverlapPolicy = .latestWins,
+        mapError: @escaping @MainActor (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Value: SendableMetatype, Failure: Sendable {
-        await run(policy, .load(Feature.Action.loaded, mapError: mapError, operation: operation))
+        await run(overlap, Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+            await LoadAction.outcome(of: id, operation, mapError: mapError)
+        })
     }
 
     /// Loads only if the last load has not succeeded: does nothing after a
@@ -103,7 +107,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
         guard needsLoad else { return }
-        await load(policy: .join, operation)
+        await load(overlap: .join, operation)
     }
 
     /// Loads only if the last load has not succeeded; untyped errors become ``AnyError``.
@@ -111,7 +115,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError, Value: SendableMetatype {
         guard needsLoad else { return }
-        await load(policy: .join, operation)
+        await load(overlap: .join, operation)
     }
 
     /// Repeats the last load, superseding one in flight. Does nothing if
@@ -141,10 +145,10 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         if case .success = store.state.state { false } else { true }
     }
 
-    private func run(_ policy: OverlapPolicy, _ request: Effect<Feature.Action>) async {
-        let task = store.send(.load(policy, request))
+    private func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>) async {
+        let task = store.send(.load(overlap, request))
         if task.isEmpty {
-            if policy == .join { await newestLoad.settle() }
+            if overlap == .join { await newestLoad.wait() }
             return
         }
         lastRequest = request

@@ -14,8 +14,8 @@ struct AsyncValueFeature<Value: Equatable, Failure: Equatable>: Reducer {
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
-        case .load(let policy, let load):
-            if state.isLoading, policy != .latestWins { return .none }
+        case .load(let overlap, let load):
+            if state.isLoading, !overlap.startsWhileLoading { return .none }
             return load
         case .loaded(let load):
             return state.reduce(load)

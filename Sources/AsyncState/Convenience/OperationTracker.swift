@@ -53,15 +53,15 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
     }
 
     /// Runs `operation` as `key` and returns its result, or `nil` if it failed,
-    /// was cancelled or superseded, or was not started because of `policy`.
+    /// was cancelled or superseded, or was not started because of `overlap`.
     @discardableResult
     public func run<Result>(
         _ key: Key,
-        policy: OverlapPolicy = .latestWins,
+        overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
     ) async -> Result? where Failure: Error, Result: SendableMetatype {
         let output = Output<Result>()
-        await makeEntry(key).load(policy: policy) { () async throws(Failure) -> Completion in
+        await makeEntry(key).load(overlap: overlap) { () async throws(Failure) -> Completion in
             output.store(try await operation())
             return Completion()
         }
@@ -72,11 +72,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
     @discardableResult
     public func run<Result>(
         _ key: Key,
-        policy: OverlapPolicy = .latestWins,
+        overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Result
     ) async -> Result? where Failure == AnyError, Result: SendableMetatype {
         let output = Output<Result>()
-        await makeEntry(key).load(policy: policy) { () async throws -> Completion in
+        await makeEntry(key).load(overlap: overlap) { () async throws -> Completion in
             output.store(try await operation())
             return Completion()
         }

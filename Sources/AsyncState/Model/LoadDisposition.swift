@@ -4,9 +4,9 @@ public enum LoadDisposition: Hashable, Sendable {
     case applied
     /// The action was ignored because it is about a load that is no longer the
     /// newest one in flight (or, for `.started`, an ID that is not new).
-    case droppedAsStale
+    case dropped
 
     /// Whether the action was dropped.
     @inlinable
-    public var isDropped: Bool { self == .droppedAsStale }
+    public var isDropped: Bool { self == .dropped }
 }

@@ -19,7 +19,7 @@
 /// profile.apply(.started(LoadID(1)))          // state: .loading
 /// profile.apply(.started(LoadID(2)))          // #1 is superseded
 /// profile.apply(.finished(LoadID(2), "Lee"))  // state: .success(value: "Lee")
-/// profile.apply(.finished(LoadID(1), "Old"))  // .droppedAsStale
+/// profile.apply(.finished(LoadID(1), "Old"))  // .dropped
 /// ```
 public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     // Stored as internal, `@usableFromInline` properties so `apply(_:)` can be
@@ -30,7 +30,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     @usableFromInline var _inFlightID: LoadID?
     @usableFromInline var _newestID: LoadID?
 
-    /// The current state, as the seed `AsyncState` enum.
+    /// The current state, as an ``AsyncState``.
     @inlinable
     public var state: AsyncState<Value, Failure> { _state }
 
@@ -83,7 +83,13 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     @inlinable
     public var isLoading: Bool { _inFlightID != nil }
 
-    /// Applies `action` and says whether it was applied or dropped as stale.
+    /// Applies `action` to the state machine alone and says whether it was
+    /// applied or dropped as stale.
+    ///
+    /// Inside a reducer, return ``reduce(_:)`` instead: it applies the action
+    /// the same way, and its effect also cancels the work of a superseded load
+    /// and reports a drop to the store. `apply` does neither, which is why its
+    /// result may not be ignored.
     ///
     /// | action | newest load | otherwise |
     /// |---|---|---|
@@ -92,24 +98,23 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// | `.failed(id, e)` | `.error(error: e)`; ``value`` stays readable | dropped |
     /// | `.cancelled(id)` | back to ``settledState`` | dropped |
     @inlinable
-    @discardableResult
     public mutating func apply(_ action: LoadAction<Value, Failure>) -> LoadDisposition {
         switch action {
         case .started(let id):
-            if let newest = _newestID, id <= newest { return .droppedAsStale }
+            if let newest = _newestID, id <= newest { return .dropped }
             if _inFlightID == nil { _settledState = _state }
             _newestID = id
             _inFlightID = id
             _state = _value.map { .refreshing(value: $0) } ?? .loading
         case .finished(let id, let newValue):
-            guard id == _inFlightID else { return .droppedAsStale }
+            guard id == _inFlightID else { return .dropped }
             settle(.success(value: newValue))
             _value = newValue
         case .failed(let id, let failure):
-            guard id == _inFlightID else { return .droppedAsStale }
+            guard id == _inFlightID else { return .dropped }
             settle(.error(error: failure))
         case .cancelled(let id):
-            guard id == _inFlightID else { return .droppedAsStale }
+            guard id == _inFlightID else { return .dropped }
             settle(_settledState)
         }
         return .applied
@@ -118,8 +123,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// Stores a value that did not come from a load's final result — a partial
     /// result streamed by the load in flight, or a local edit.
     ///
-    /// While a load is in flight the state becomes `.refreshing(value:)` (the
-    /// seed's rule: a value arriving during a refresh keeps the indicator);
+    /// While a load is in flight the state becomes `.refreshing(value:)` (a value
+    /// arriving during a refresh keeps the indicator);
     /// otherwise `.success(value:)`. Cancelling the load afterwards returns to
     /// this value.
     @inlinable
@@ -150,7 +155,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     @discardableResult
     public mutating func cancel() -> LoadID? {
         guard let id = _inFlightID else { return nil }
-        apply(.cancelled(id))
+        _ = apply(.cancelled(id))
         return id
     }
 

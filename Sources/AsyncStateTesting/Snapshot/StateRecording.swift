@@ -41,14 +41,14 @@ public final class StateRecording<State, Action> {
         let action = ValueDump.renderOneLine(transition.action)
         let current = FieldList(transition.state)
         lines.append("")
-        if transition.isDroppedAsStale {
+        if transition.isDropped {
             lines.append("\(stepCount). dropped as stale: \(action)")
         } else {
             lines.append("\(stepCount). \(action)")
         }
         let changes = current.changes(from: previous)
         if changes.isEmpty {
-            if !transition.isDroppedAsStale { lines.append("   (no change)") }
+            if !transition.isDropped { lines.append("   (no change)") }
         } else {
             lines.append(contentsOf: changes.map { "   " + $0 })
         }

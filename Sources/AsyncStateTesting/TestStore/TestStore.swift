@@ -194,7 +194,7 @@ public final class TestStore<State: Equatable, Action> {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         ledger.counts.withLock { $0.isFinished = true }
         let running = store.runningEffectsTask
-        _ = await firstOf(timeout: timeout ?? self.timeout) { await running.settle() }
+        _ = await firstOf(timeout: timeout ?? self.timeout) { await running.wait() }
         checkEnd(at: location)
     }
 

@@ -91,9 +91,9 @@ struct AsyncValueTests {
     func firstWins() async {
         let value = Value()
         let gate = Gate<Int>()
-        let first = Task { await value.load(policy: .firstWins) { try await gate.wait() } }
+        let first = Task { await value.load(overlap: .firstWins) { try await gate.wait() } }
         await gate.waitForArrivals()
-        await value.load(policy: .firstWins) { 99 }
+        await value.load(overlap: .firstWins) { 99 }
         #expect(value.isLoading)
         gate.open(with: 1)
         await first.value
@@ -104,10 +104,10 @@ struct AsyncValueTests {
     func join() async {
         let value = Value()
         let gate = Gate<Int>()
-        let first = Task { await value.load(policy: .join) { try await gate.wait() } }
+        let first = Task { await value.load(overlap: .join) { try await gate.wait() } }
         await gate.waitForArrivals()
         let joined = Task {
-            await value.load(policy: .join) { 99 }
+            await value.load(overlap: .join) { 99 }
             return value.value
         }
         gate.open(with: 1)
@@ -168,7 +168,7 @@ struct AsyncValueTests {
     func transitions() async {
         let value = Value()
         var lines: [String] = []
-        value.observeTransitions { lines.append("\($0.action.map { "\($0)" } ?? "-")\($0.isDroppedAsStale ? " dropped" : "")") }
+        value.observeTransitions { lines.append("\($0.action.map { "\($0)" } ?? "-")\($0.isDropped ? " dropped" : "")") }
         await value.load { 1 }
         #expect(lines == ["-", "started(#1)", "finished(#1, 1)"])
     }

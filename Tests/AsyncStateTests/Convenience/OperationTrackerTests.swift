@@ -49,9 +49,9 @@ struct OperationTrackerTests {
         let tracker = Tracker()
         let gate = Gate<Int>()
         let calls = ChangeCounter()
-        let first = Task { await tracker.run(.save, policy: .firstWins) { calls.increment(); return try await gate.wait() } }
+        let first = Task { await tracker.run(.save, overlap: .firstWins) { calls.increment(); return try await gate.wait() } }
         await gate.waitForArrivals()
-        let second = await tracker.run(.save, policy: .firstWins) { calls.increment(); return 99 }
+        let second = await tracker.run(.save, overlap: .firstWins) { calls.increment(); return 99 }
         #expect(second == nil)
         gate.open(with: 1)
         #expect(await first.value == 1)

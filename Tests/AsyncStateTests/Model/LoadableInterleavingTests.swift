@@ -1,5 +1,6 @@
 import Testing
 import AsyncState
+import AsyncStateControls
 
 /// For any order in which overlapping loads report back, the newest started
 /// load decides the outcome and nothing stale is ever applied.
@@ -13,13 +14,13 @@ struct LoadableInterleavingTests {
         for _ in 0..<2_000 {
             let initial = Bool.random(using: &random) ? Resource(value: -1) : Resource()
             var resource = initial
-            for n in 1...loads { resource.apply(.started(id(UInt64(n)))) }
+            for n in 1...loads { _ = resource.apply(.started(id(UInt64(n)))) }
             let outcomes = (1...loads).map { _ in Outcome.allCases.randomElement(using: &random)! }
             let order = (1...loads).shuffled(using: &random)
             for n in order {
                 let action = report(n, outcomes[n - 1])
                 let disposition = resource.apply(action)
-                #expect(disposition == (n == loads ? .applied : .droppedAsStale), "\(action) in order \(order)")
+                #expect(disposition == (n == loads ? .applied : .dropped), "\(action) in order \(order)")
             }
             let expected: AsyncState<Int, TestError> = switch outcomes[loads - 1] {
             case .finish: .success(value: loads)
@@ -48,7 +49,7 @@ struct LoadableInterleavingTests {
             while started < total || !pending.isEmpty {
                 if started < total, pending.isEmpty || Bool.random(using: &random) {
                     started += 1
-                    resource.apply(.started(id(UInt64(started))))
+                    _ = resource.apply(.started(id(UInt64(started))))
                     newest = started
                     inFlight = started
                     pending.append(started)
@@ -58,7 +59,7 @@ struct LoadableInterleavingTests {
                 let outcome = Outcome.allCases.randomElement(using: &random)!
                 let disposition = resource.apply(report(n, outcome))
                 let shouldApply = n == newest && inFlight == n
-                #expect(disposition == (shouldApply ? .applied : .droppedAsStale))
+                #expect(disposition == (shouldApply ? .applied : .dropped))
                 guard shouldApply else { continue }
                 inFlight = nil
                 switch outcome {

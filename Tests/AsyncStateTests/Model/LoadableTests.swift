@@ -6,7 +6,7 @@ typealias Resource = Loadable<Int, TestError>
 /// Builds a loadable by applying `actions` in order.
 func loadable(_ actions: LoadAction<Int, TestError>...) -> Resource {
     var resource = Resource()
-    for action in actions { resource.apply(action) }
+    for action in actions { _ = resource.apply(action) }
     return resource
 }
 
@@ -31,7 +31,7 @@ struct LoadableStartedTests {
     @Test("a reload after a failed refresh shows the last value, not .loading")
     func reloadAfterFailedRefresh() {
         var resource = loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .failed(id(2), .offline))
-        resource.apply(.started(id(3)))
+        _ = resource.apply(.started(id(3)))
         #expect(resource.state == .refreshing(value: 5))
     }
 
@@ -47,7 +47,7 @@ struct LoadableStartedTests {
     func olderOrEqualDropped(raw: UInt64) {
         var resource = loadable(.started(id(2)), .finished(id(2), 5))
         let before = resource
-        #expect(resource.apply(.started(id(raw))) == .droppedAsStale)
+        #expect(resource.apply(.started(id(raw))) == .dropped)
         #expect(resource == before)
     }
 }
@@ -66,24 +66,24 @@ struct LoadableFinishedTests {
     @Test("a superseded load's value is dropped, however late it arrives")
     func superseded() {
         var resource = loadable(.started(id(1)), .started(id(2)))
-        #expect(resource.apply(.finished(id(1), 1)) == .droppedAsStale)
+        #expect(resource.apply(.finished(id(1), 1)) == .dropped)
         #expect(resource.state == .loading)
-        resource.apply(.finished(id(2), 2))
-        #expect(resource.apply(.finished(id(1), 1)) == .droppedAsStale)
+        _ = resource.apply(.finished(id(2), 2))
+        #expect(resource.apply(.finished(id(1), 1)) == .dropped)
         #expect(resource.state == .success(value: 2))
     }
 
     @Test("a duplicate finish is dropped")
     func duplicate() {
         var resource = loadable(.started(id(1)), .finished(id(1), 1))
-        #expect(resource.apply(.finished(id(1), 9)) == .droppedAsStale)
+        #expect(resource.apply(.finished(id(1), 9)) == .dropped)
         #expect(resource.value == 1)
     }
 
     @Test("a finish for a load never started is dropped")
     func unknown() {
         var resource = loadable(.started(id(1)))
-        #expect(resource.apply(.finished(id(5), 9)) == .droppedAsStale)
+        #expect(resource.apply(.finished(id(5), 9)) == .dropped)
         #expect(resource.state == .loading)
     }
 }
@@ -102,7 +102,7 @@ struct LoadableFailedTests {
     @Test("after a failed refresh the last value stays readable for content plus a banner")
     func keepsValue() {
         var resource = loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)))
-        resource.apply(.failed(id(2), .offline))
+        _ = resource.apply(.failed(id(2), .offline))
         #expect(resource.state == .error(error: .offline))
         #expect(resource.value == 5)
         #expect(resource.error == .offline)
@@ -111,7 +111,7 @@ struct LoadableFailedTests {
     @Test("a superseded load's failure is dropped")
     func superseded() {
         var resource = loadable(.started(id(1)), .started(id(2)), .finished(id(2), 2))
-        #expect(resource.apply(.failed(id(1), .offline)) == .droppedAsStale)
+        #expect(resource.apply(.failed(id(1), .offline)) == .dropped)
         #expect(resource.state == .success(value: 2))
     }
 }
@@ -129,7 +129,7 @@ struct LoadableCancelledTests {
     @Test("cancelling a reload returns to the previous value")
     func reload() {
         var resource = loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)))
-        resource.apply(.cancelled(id(2)))
+        _ = resource.apply(.cancelled(id(2)))
         #expect(resource.state == .success(value: 5))
     }
 
@@ -137,7 +137,7 @@ struct LoadableCancelledTests {
     func afterFailedRefresh() {
         var resource = loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .failed(id(2), .offline), .started(id(3)))
         #expect(resource.state == .refreshing(value: 5))
-        resource.apply(.cancelled(id(3)))
+        _ = resource.apply(.cancelled(id(3)))
         #expect(resource.state == .error(error: .offline))
         #expect(resource.value == 5)
     }
@@ -145,15 +145,15 @@ struct LoadableCancelledTests {
     @Test("cancelling the newest of overlapping loads returns to the state before the chain began")
     func chain() {
         var resource = loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .started(id(3)))
-        resource.apply(.cancelled(id(3)))
+        _ = resource.apply(.cancelled(id(3)))
         #expect(resource.state == .success(value: 5))
-        #expect(resource.apply(.finished(id(2), 2)) == .droppedAsStale)
+        #expect(resource.apply(.finished(id(2), 2)) == .dropped)
     }
 
     @Test("a superseded load's cancellation is dropped")
     func superseded() {
         var resource = loadable(.started(id(1)), .started(id(2)))
-        #expect(resource.apply(.cancelled(id(1))) == .droppedAsStale)
+        #expect(resource.apply(.cancelled(id(1))) == .dropped)
         #expect(resource.state == .loading)
         #expect(resource.inFlightID == id(2))
     }
@@ -184,7 +184,7 @@ struct LoadableLocalTests {
         #expect(resource.state == .refreshing(value: 4))
         resource.setValue(5)
         #expect(resource.state == .refreshing(value: 5))
-        resource.apply(.finished(id(1), 6))
+        _ = resource.apply(.finished(id(1), 6))
         #expect(resource.state == .success(value: 6))
     }
 
@@ -192,7 +192,7 @@ struct LoadableLocalTests {
     func cancelAfterPartial() {
         var resource = loadable(.started(id(1)))
         resource.setValue(4)
-        resource.apply(.cancelled(id(1)))
+        _ = resource.apply(.cancelled(id(1)))
         #expect(resource.state == .success(value: 4))
     }
 
@@ -202,8 +202,8 @@ struct LoadableLocalTests {
         #expect(resource.reset() == id(2))
         #expect(resource.state == .notLoaded)
         #expect(resource.value == nil)
-        #expect(resource.apply(.finished(id(2), 9)) == .droppedAsStale)
-        #expect(resource.apply(.started(id(2))) == .droppedAsStale)
+        #expect(resource.apply(.finished(id(2), 9)) == .dropped)
+        #expect(resource.apply(.started(id(2))) == .dropped)
         #expect(resource.apply(.started(id(3))) == .applied)
         #expect(resource.state == .loading)
     }

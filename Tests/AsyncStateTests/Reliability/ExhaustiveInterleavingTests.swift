@@ -97,7 +97,7 @@ struct ExhaustiveInterleavingTests {
                 }
                 let shouldApply = k == newest && !newestReported
                 let disposition = resource.apply(action)
-                guard disposition == (shouldApply ? .applied : .droppedAsStale) else {
+                guard disposition == (shouldApply ? .applied : .dropped) else {
                     return "\(action) was \(disposition), expected \(shouldApply ? "applied" : "dropped")"
                 }
                 if !shouldApply {

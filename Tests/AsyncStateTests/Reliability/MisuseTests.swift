@@ -15,7 +15,7 @@ struct MisuseTests {
     func staleThroughStore(action: LoadAction<Int, TestError>) async {
         let (store, log) = makeProfileStore()
         let first = Gate<Int>(), second = Gate<Int>()
-        store.send(.load(first, .keepRunning))
+        store.send(.load(first, .latestWins(cancellingEarlier: false)))
         let task = store.send(.load(second))
         let before = store.state
         store.send(.profile(action))
@@ -178,7 +178,7 @@ struct LeakTests {
         do {
             let (store, _) = makeProfileStore()
             weakStore = store
-            for gate in gates { tasks.append(store.send(.load(gate, .keepRunning))) }
+            for gate in gates { tasks.append(store.send(.load(gate, .latestWins(cancellingEarlier: false)))) }
             for gate in gates { await gate.waitForArrivals() }
         }
         #expect(weakStore == nil)

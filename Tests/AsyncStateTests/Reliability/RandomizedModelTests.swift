@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import AsyncState
+import AsyncStateControls
 
 /// Random sequences of loads, reports, resets and local updates over several
 /// keyed resources, checked step by step against a small reference model.

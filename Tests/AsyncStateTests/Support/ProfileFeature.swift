@@ -9,7 +9,7 @@ struct ProfileFeature: Reducer {
 
     enum Action {
         /// Load, waiting on `gate` (and honoring cancellation).
-        case load(Gate<Int>, SupersessionPolicy = .cancel)
+        case load(Gate<Int>, OverlapPolicy = .latestWins)
         /// Load, waiting on `gate` while ignoring cancellation.
         case loadIgnoringCancellation(Gate<Int>)
         /// Load with a typed-throws operation that fails with `error` at once.
@@ -24,7 +24,7 @@ struct ProfileFeature: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .load(let gate, let policy):
-            return .load(Action.profile, whenSuperseded: policy, mapError: { _ in .offline }) {
+            return state.profile.load(Action.profile, overlap: policy, mapError: { _ in .offline }) {
                 try await gate.wait()
             }
         case .loadIgnoringCancellation(let gate):
@@ -72,8 +72,8 @@ final class TransitionLog<State, Action> {
     init(_ store: Store<State, Action>, state describe: @escaping (State) -> String) {
         store.observeTransitions { [weak self] transition in
             let action = "\(transition.action)"
-            self?.lines.append("\(action) -> \(describe(transition.state))\(transition.isDroppedAsStale ? " [dropped]" : "")")
-            if transition.isDroppedAsStale { self?.dropped.append(action) }
+            self?.lines.append("\(action) -> \(describe(transition.state))\(transition.isDropped ? " [dropped]" : "")")
+            if transition.isDropped { self?.dropped.append(action) }
         }
     }
 }

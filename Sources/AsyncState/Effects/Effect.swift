@@ -1,0 +1,259 @@
+/// Work a reducer asks the store to do after an action: nothing, async work
+/// that sends actions back, a load, several of those at once or in sequence, or
+/// a cancellation.
+///
+/// Effects are values; building one starts nothing. The ``Store`` runs them on
+/// the main actor, so effect closures may read main-actor state directly and
+/// suspend while they wait; move CPU-heavy work off the main actor yourself.
+///
+/// ```swift
+/// case .refresh:
+///     return .load(Action.feed) { try await api.fetchFeed() }
+/// case .queryChanged(let query):
+///     return .run { send in send(.results(await search(query))) }
+///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
+/// ```
+public struct Effect<Action> {
+    @usableFromInline
+    enum Operation {
+        case none
+        case run(Run)
+        case load(Load)
+        case merge([Effect])
+        case concatenate([Effect], cancelID: AnyHashable?)
+        case cancel(AnyHashable)
+        case cancelLoad(LoadID, force: Bool)
+        /// Waits for the work of load `id` without owning it: a `join`.
+        case joinLoad(LoadID)
+    }
+
+    @usableFromInline
+    struct Run {
+        @usableFromInline var cancelID: AnyHashable?
+        @usableFromInline let body: @MainActor @Sendable (Send<Action>) async throws -> Void
+    }
+
+    @usableFromInline
+    struct Load {
+        @usableFromInline var cancelID: AnyHashable?
+        /// Whether a newer load of the same resource cancels this one's work.
+        @usableFromInline let cancelsWhenSuperseded: Bool
+        @usableFromInline let started: @MainActor (LoadID) -> Action
+        @usableFromInline let work: @MainActor @Sendable (LoadID) async -> Action
+
+        @inlinable
+        init(
+            cancelID: AnyHashable?,
+            cancelsWhenSuperseded: Bool,
+            started: @escaping @MainActor (LoadID) -> Action,
+            work: @escaping @MainActor @Sendable (LoadID) async -> Action
+        ) {
+            self.cancelID = cancelID
+            self.cancelsWhenSuperseded = cancelsWhenSuperseded
+            self.started = started
+            self.work = work
+        }
+    }
+
+    /// The work, boxed: `nil` for ``none``. Reducers return `.none` for most
+    /// actions, and a `nil` reference copies and destroys for free, where an
+    /// enum holding closures would go through outlined copy functions on
+    /// every action. Effects that do work allocate closures anyway.
+    @usableFromInline
+    final class Work {
+        @usableFromInline let operation: Operation
+
+        @usableFromInline
+        init(_ operation: Operation) {
+            self.operation = operation
+        }
+    }
+
+    @usableFromInline let work: Work?
+
+    /// Whether the action that produced this effect was dropped as stale; the
+    /// store reports it in the action's ``Transition``. Every combinator keeps it.
+    @usableFromInline var _isDropped: Bool
+
+    @inlinable
+    init(_ operation: Operation, isDropped: Bool = false) {
+        if case .none = operation { work = nil } else { work = Work(operation) }
+        _isDropped = isDropped
+    }
+
+    /// No work, from an action that was dropped as stale.
+    @inlinable
+    static var dropped: Effect { Effect(.none, isDropped: true) }
+
+    /// Whether the action that produced this effect was dropped as stale.
+    @inlinable
+    var isDropped: Bool { _isDropped }
+
+    /// Whether this is ``none``.
+    @inlinable
+    var isNone: Bool { work == nil }
+
+    /// What to run. Inlinable so the store's specialized runner reads it
+    /// without looking up the generic `Operation` type at run time.
+    @inlinable
+    var operation: Operation { work?.operation ?? .none }
+
+    /// No work.
+    @inlinable
+    public static var none: Effect { Effect(.none) }
+
+    /// Runs `body` on the main actor; it may send any number of actions back.
+    ///
+    /// Once the effect is cancelled, further sends are ignored. Throwing
+    /// `CancellationError` ends the effect quietly; any other error ends it and
+    /// is reported by ``Store`` as a runtime issue — catch errors you expect and
+    /// turn them into actions.
+    public static func run(
+        _ body: @escaping @MainActor @Sendable (Send<Action>) async throws -> Void
+    ) -> Effect {
+        Effect(.run(Run(cancelID: nil, body: body)))
+    }
+
+    /// Sends `action` back to the store as soon as the effect runs.
+    public static func send(_ action: Action) -> Effect where Action: Sendable {
+        .run { send in send(action) }
+    }
+
+    /// Runs all `effects` at the same time.
+    public static func merge(_ effects: Effect...) -> Effect {
+        merge(effects)
+    }
+
+    /// Runs all `effects` at the same time.
+    public static func merge(_ effects: [Effect]) -> Effect {
+        let active = effects.filter { !$0.isNone }
+        let isDropped = effects.contains { $0._isDropped }
+        switch active.count {
+        case 0: return Effect(.none, isDropped: isDropped)
+        case 1: return Effect(active[0].operation, isDropped: isDropped)
+        default: return Effect(.merge(active), isDropped: isDropped)
+        }
+    }
+
+    /// Runs `effects` one after another, each starting when the previous one
+    /// has finished.
+    public static func concatenate(_ effects: Effect...) -> Effect {
+        concatenate(effects)
+    }
+
+    /// Runs `effects` one after another, each starting when the previous one
+    /// has finished.
+    public static func concatenate(_ effects: [Effect]) -> Effect {
+        let active = effects.filter { !$0.isNone }
+        let isDropped = effects.contains { $0._isDropped }
+        switch active.count {
+        case 0: return Effect(.none, isDropped: isDropped)
+        case 1: return active[0].markingDropped(if: isDropped)
+        default: return Effect(.concatenate(active, cancelID: nil), isDropped: isDropped)
+        }
+    }
+
+    /// Cancels every running effect marked with ``cancellable(id:cancelInFlight:)``
+    /// and this `id`.
+    public static func cancel(id: some Hashable & Sendable) -> Effect {
+        Effect(.cancel(AnyHashable(id)))
+    }
+
+    /// Cancels the work of load `id`, whatever its ``OverlapPolicy``.
+    /// Its `.cancelled(id)` action then arrives like any other result.
+    /// `nil` is no work, so `.cancel(load: state.profile.cancel())` reads well.
+    public static func cancel(load id: LoadID?) -> Effect {
+        guard let id else { return .none }
+        return Effect(.cancelLoad(id, force: true))
+    }
+
+    /// This effect, with the stale-drop mark also set if `isDropped`.
+    @inlinable
+    func markingDropped(if isDropped: Bool) -> Effect {
+        var effect = self
+        effect._isDropped = _isDropped || isDropped
+        return effect
+    }
+
+    /// This effect and `other`, run at the same time.
+    @inlinable
+    public func merging(with other: Effect) -> Effect {
+        // Most reducers return `.none`: skip building a merge then, which also
+        // keeps `CombinedReducer` free of allocations on the hot path.
+        if other.isNone { return markingDropped(if: other._isDropped) }
+        if isNone { return other.markingDropped(if: _isDropped) }
+        return .merge(self, other)
+    }
+
+    /// This effect, then `next` once this one has finished.
+    public func concatenating(with next: Effect) -> Effect {
+        .concatenate(self, next)
+    }
+
+    /// Marks this effect so ``cancel(id:)`` with `id` can stop it; with
+    /// `cancelInFlight`, starting it first cancels earlier effects with that `id`.
+    public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
+        let id = AnyHashable(id)
+        let marked = withCancelID(id)
+        return cancelInFlight ? .merge(Effect(.cancel(id)), marked) : marked
+    }
+
+    private func withCancelID(_ id: AnyHashable) -> Effect {
+        switch operation {
+        case .none, .cancel, .cancelLoad, .joinLoad:
+            return self
+        case .run(var run):
+            run.cancelID = id
+            return Effect(.run(run), isDropped: _isDropped)
+        case .load(var load):
+            load.cancelID = id
+            return Effect(.load(load), isDropped: _isDropped)
+        case .merge(let effects):
+            return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
+        case .concatenate(let effects, _):
+            return Effect(.concatenate(effects, cancelID: id), isDropped: _isDropped)
+        }
+    }
+
+    /// Turns this effect's actions into another action type, typically a
+    /// parent's enum case that wraps a child's actions.
+    @inlinable
+    public func map<NewAction>(_ transform: @escaping @MainActor (Action) -> NewAction) -> Effect<NewAction> {
+        if isNone { return Effect<NewAction>(.none, isDropped: _isDropped) }
+        return mapOperation(transform)
+    }
+
+    @usableFromInline
+    func mapOperation<NewAction>(_ transform: @escaping @MainActor (Action) -> NewAction) -> Effect<NewAction> {
+        let mapped: Effect<NewAction>.Operation
+        switch operation {
+        case .none:
+            mapped = .none
+        case .run(let run):
+            let body = run.body
+            mapped = .run(.init(cancelID: run.cancelID) { send in
+                try await body(Send { send(transform($0)) })
+            })
+        case .load(let load):
+            let started = load.started
+            let work = load.work
+            mapped = .load(.init(
+                cancelID: load.cancelID,
+                cancelsWhenSuperseded: load.cancelsWhenSuperseded,
+                started: { transform(started($0)) },
+                work: { transform(await work($0)) }
+            ))
+        case .merge(let effects):
+            mapped = .merge(effects.map { $0.map(transform) })
+        case .concatenate(let effects, let cancelID):
+            mapped = .concatenate(effects.map { $0.map(transform) }, cancelID: cancelID)
+        case .cancel(let id):
+            mapped = .cancel(id)
+        case .cancelLoad(let id, let force):
+            mapped = .cancelLoad(id, force: force)
+        case .joinLoad(let id):
+            mapped = .joinLoad(id)
+        }
+        return Effect<NewAction>(mapped, isDropped: _isDropped)
+    }
+}

@@ -1,0 +1,65 @@
+extension Loadable {
+    /// A load of this resource that honours `overlap`: the pure decision of a
+    /// reducer that can see whether a load is already in flight.
+    ///
+    /// ```swift
+    /// case .saveTapped:
+    ///     return state.save.load(Action.save, overlap: .firstWins) { () async throws(SaveError) in
+    ///         try await api.save(state.draft)
+    ///     }
+    /// ```
+    ///
+    /// While a load is in flight, ``OverlapPolicy/firstWins`` returns no work
+    /// and ``OverlapPolicy/join`` returns an effect whose ``StoreTask`` waits
+    /// for the load in flight; both latest-wins policies start a load that
+    /// supersedes it. With nothing in flight every policy starts a load.
+    ///
+    /// - Parameters:
+    ///   - embed: wraps each load action in the feature's action, usually an enum case.
+    ///   - overlap: what to do if a load of this resource is in flight.
+    ///   - timeout: ends the load with a failure of your choice if it takes too long.
+    ///   - operation: the work; its typed error becomes the state's failure.
+    @inlinable
+    public func load<Action>(
+        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        overlap: OverlapPolicy,
+        timeout: LoadTimeout<Failure>? = nil,
+        operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) -> Effect<Action> where Value: SendableMetatype, Failure: Error {
+        if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
+        return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
+            await LoadAction.outcome(of: id, operation)
+        }
+    }
+
+    /// A load of this resource that honours `overlap`, for an operation that
+    /// throws untyped errors; `mapError` turns each into the state's failure.
+    ///
+    /// - Parameters:
+    ///   - embed: wraps each load action in the feature's action, usually an enum case.
+    ///   - overlap: what to do if a load of this resource is in flight.
+    ///   - timeout: ends the load with a failure of your choice if it takes too long.
+    ///   - mapError: turns an error other than cancellation into the state's failure.
+    ///   - operation: the work.
+    @inlinable
+    public func load<Action>(
+        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        overlap: OverlapPolicy,
+        timeout: LoadTimeout<Failure>? = nil,
+        mapError: @escaping @MainActor (any Error) -> Failure,
+        operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) -> Effect<Action> where Value: SendableMetatype, Failure: Sendable {
+        if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
+        return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
+            await LoadAction.outcome(of: id, operation, mapError: mapError)
+        }
+    }
+
+    /// What a start under `overlap` does instead of loading, or `nil` to load.
+    @inlinable
+    func effect<Action>(overlapping overlap: OverlapPolicy) -> Effect<Action>? {
+        guard let inFlightID, !overlap.startsWhileLoading else { return nil }
+        if case .join = overlap._kind { return Effect(.joinLoad(inFlightID)) }
+        return Effect.none
+    }
+}

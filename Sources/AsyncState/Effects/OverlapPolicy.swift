@@ -1,0 +1,81 @@
+/// What a load or operation does when it is started while an earlier one of
+/// the same resource is still in flight.
+///
+/// One set of policies serves every layer: a reducer passes it to
+/// ``Loadable/load(_:overlap:timeout:operation:)``, and ``AsyncValue`` and
+/// ``OperationTracker`` take it in `load` and `run`.
+///
+/// ```swift
+/// case .saveTapped:
+///     // A double tap while saving starts nothing.
+///     return state.save.load(Action.save, overlap: .firstWins) { try await api.save(draft) }
+/// ```
+///
+/// | policy | the earlier load | the new start |
+/// |---|---|---|
+/// | ``latestWins`` | cancelled; its result is dropped | runs and settles the state |
+/// | ``latestWins(cancellingEarlier:)`` with `false` | runs to its end; its result is dropped | runs and settles the state |
+/// | ``firstWins`` | runs and settles the state | ignored |
+/// | ``join`` | runs and settles the state | waits for the earlier one |
+public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline
+    enum Kind: Hashable, Sendable {
+        case latestWins(cancellingEarlier: Bool)
+        case firstWins
+        case join
+    }
+
+    @usableFromInline let _kind: Kind
+
+    @inlinable
+    init(_ kind: Kind) {
+        _kind = kind
+    }
+
+    /// The new start supersedes the earlier one, whose work is cancelled and
+    /// whose result can never appear. The default.
+    @inlinable
+    public static var latestWins: OverlapPolicy { OverlapPolicy(.latestWins(cancellingEarlier: true)) }
+
+    /// The new start supersedes the earlier one; with `cancellingEarlier:
+    /// false` the earlier work runs to its end (for work with side effects that
+    /// must complete) and its result is dropped as stale.
+    @inlinable
+    public static func latestWins(cancellingEarlier: Bool) -> OverlapPolicy {
+        OverlapPolicy(.latestWins(cancellingEarlier: cancellingEarlier))
+    }
+
+    /// The new start is ignored while one is in flight — for example a
+    /// double-tapped Save button.
+    @inlinable
+    public static var firstWins: OverlapPolicy { OverlapPolicy(.firstWins) }
+
+    /// The new start waits for the one in flight instead of starting another,
+    /// deduplicating identical loads. From a reducer, the ``StoreTask`` of the
+    /// `send` that joined waits for the load in flight.
+    @inlinable
+    public static var join: OverlapPolicy { OverlapPolicy(.join) }
+
+    /// Whether a start under this policy goes ahead while another is in flight.
+    @inlinable
+    var startsWhileLoading: Bool {
+        if case .latestWins = _kind { true } else { false }
+    }
+
+    /// Whether a load started under this policy has its work cancelled when a
+    /// newer load supersedes it.
+    @inlinable
+    var cancelsWhenSuperseded: Bool {
+        if case .latestWins(cancellingEarlier: false) = _kind { false } else { true }
+    }
+
+    /// The policy as written in code, e.g. `latestWins(cancellingEarlier: false)`.
+    public var description: String {
+        switch _kind {
+        case .latestWins(cancellingEarlier: true): "latestWins"
+        case .latestWins(cancellingEarlier: false): "latestWins(cancellingEarlier: false)"
+        case .firstWins: "firstWins"
+        case .join: "join"
+        }
+    }
+}

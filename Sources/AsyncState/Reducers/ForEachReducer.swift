@@ -1,0 +1,80 @@
+extension Reducer {
+    /// Runs `element` for the keyed children in `elements` — one child state per
+    /// key, for example one loader per row ID — and then this reducer.
+    ///
+    /// Each key's state is independent: a load of row `7` never supersedes a load
+    /// of row `8`. An action for a key that is no longer present is dropped and
+    /// reported as stale.
+    ///
+    /// Store the children in ``KeyedStates`` when they have an order or actions
+    /// to them are frequent (integer keys are found in a few instructions), or
+    /// in a `Dictionary`.
+    ///
+    /// ```swift
+    /// Rows().forEach(\.avatars, action: Action.avatar,
+    ///     extract: { if case .avatar(let id, let load) = $0 { (id, load) } else { nil } }) {
+    ///     LoadReducer<Image, ImageError>()
+    /// }
+    /// ```
+    @inlinable
+    public func forEach<Elements: KeyedStorage, Element: Reducer>(
+        _ elements: WritableKeyPath<State, Elements>,
+        action embed: @escaping @MainActor (Elements.Key, Element.Action) -> Action,
+        extract: @escaping (Action) -> (Elements.Key, Element.Action)?,
+        element: () -> Element
+    ) -> ForEachReducer<Self, Elements, Element> {
+        ForEachReducer(parent: self, elements: elements, embed: embed, extract: extract, element: element())
+    }
+}
+
+/// A parent reducer with keyed children; made by ``Reducer/forEach(_:action:extract:element:)``.
+public struct ForEachReducer<Parent: Reducer, Elements: KeyedStorage, Element: Reducer>: Reducer
+where Elements.Key: Sendable, Elements.Value == Element.State {
+    @usableFromInline let parent: Parent
+    @usableFromInline let elements: Projection<Parent.State, Elements>
+    @usableFromInline let embed: @MainActor (Elements.Key, Element.Action) -> Parent.Action
+    @usableFromInline let extract: (Parent.Action) -> (Elements.Key, Element.Action)?
+    @usableFromInline let element: Element
+
+    @inlinable
+    init(
+        parent: Parent,
+        elements: WritableKeyPath<Parent.State, Elements>,
+        embed: @escaping @MainActor (Elements.Key, Element.Action) -> Parent.Action,
+        extract: @escaping (Parent.Action) -> (Elements.Key, Element.Action)?,
+        element: Element
+    ) {
+        self.parent = parent
+        self.elements = Projection(elements)
+        self.embed = embed
+        self.extract = extract
+        self.element = element
+    }
+
+    /// Runs the keyed child an action is for, if it exists, then the parent.
+    @inlinable
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+        guard let (key, elementAction) = extract(action) else {
+            return parent.reduce(into: &state, action: action)
+        }
+        let elementEffect = elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
+        return elementEffect.merging(with: parent.reduce(into: &state, action: action))
+    }
+
+    /// Runs the element reducer on the child at `key` in place: no copy of the
+    /// child, and no closure built unless the child returned an effect to wrap.
+    @inlinable
+    func reduceElement(
+        _ key: Elements.Key,
+        _ action: Element.Action,
+        in elements: inout Elements
+    ) -> Effect<Parent.Action> {
+        let element = self.element
+        guard let effect = elements.withMutableValue(forKey: key, { element.reduce(into: &$0, action: action) }) else {
+            return Effect.dropped
+        }
+        if effect.isNone { return Effect(.none, isDropped: effect._isDropped) }
+        let embed = self.embed
+        return effect.map { embed(key, $0) }
+    }
+}

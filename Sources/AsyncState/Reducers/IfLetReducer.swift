@@ -1,0 +1,53 @@
+extension Reducer {
+    /// Runs `child` while the optional state at `childState` is present, and
+    /// then this reducer.
+    ///
+    /// An action for the child while its state is `nil` (a sheet already
+    /// dismissed, say) is dropped and reported as stale.
+    @inlinable
+    public func ifLet<Child: Reducer>(
+        _ childState: WritableKeyPath<State, Child.State?>,
+        action embed: @escaping @MainActor (Child.Action) -> Action,
+        extract: @escaping (Action) -> Child.Action?,
+        then child: () -> Child
+    ) -> IfLetReducer<Self, Child> {
+        IfLetReducer(parent: self, childState: childState, embed: embed, extract: extract, child: child())
+    }
+}
+
+/// A parent reducer with an optional child; made by ``Reducer/ifLet(_:action:extract:then:)``.
+public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+    @usableFromInline let parent: Parent
+    @usableFromInline let childState: Projection<Parent.State, Child.State?>
+    @usableFromInline let embed: @MainActor (Child.Action) -> Parent.Action
+    @usableFromInline let extract: (Parent.Action) -> Child.Action?
+    @usableFromInline let child: Child
+
+    @inlinable
+    init(
+        parent: Parent,
+        childState: WritableKeyPath<Parent.State, Child.State?>,
+        embed: @escaping @MainActor (Child.Action) -> Parent.Action,
+        extract: @escaping (Parent.Action) -> Child.Action?,
+        child: Child
+    ) {
+        self.parent = parent
+        self.childState = Projection(childState)
+        self.embed = embed
+        self.extract = extract
+        self.child = child
+    }
+
+    /// Runs the child for its actions while its state exists, then the parent.
+    @inlinable
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+        guard let childAction = extract(action) else {
+            return parent.reduce(into: &state, action: action)
+        }
+        let childEffect: Effect<Parent.Action> = childState.modify(&state) { optional in
+            guard optional != nil else { return Effect.dropped }
+            return child.reduce(into: &optional!, action: childAction).map(embed)
+        }
+        return childEffect.merging(with: parent.reduce(into: &state, action: action))
+    }
+}

@@ -1,0 +1,40 @@
+/// Runs a child reducer on one part of a parent's state, for the actions that
+/// belong to it.
+///
+/// No case-path library is needed: give the enum case that embeds a child
+/// action and a closure that extracts it.
+///
+/// ```swift
+/// Scope(state: \.settings, action: Action.settings,
+///       extract: { if case .settings(let action) = $0 { action } else { nil } }) {
+///     Settings()
+/// }
+/// ```
+public struct Scope<State, Action, Child: Reducer>: Reducer {
+    @usableFromInline let toChildState: Projection<State, Child.State>
+    @usableFromInline let embed: @MainActor (Child.Action) -> Action
+    @usableFromInline let extract: (Action) -> Child.Action?
+    @usableFromInline let child: Child
+
+    /// Creates a scope that hands the actions `extract` recognises to `child`,
+    /// along with the state at `state`; the child's effects are wrapped by `embed`.
+    @inlinable
+    public init(
+        state: WritableKeyPath<State, Child.State>,
+        action embed: @escaping @MainActor (Child.Action) -> Action,
+        extract: @escaping (Action) -> Child.Action?,
+        child: () -> Child
+    ) {
+        self.toChildState = Projection(state)
+        self.embed = embed
+        self.extract = extract
+        self.child = child()
+    }
+
+    /// Runs the child for actions `extract` recognises; ignores the rest.
+    @inlinable
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        guard let childAction = extract(action) else { return .none }
+        return toChildState.modify(&state) { child.reduce(into: &$0, action: childAction) }.map(embed)
+    }
+}

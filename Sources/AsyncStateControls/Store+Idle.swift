@@ -1,0 +1,50 @@
+import AsyncState
+
+extension Store {
+    /// Whether every effect this store runs is asleep on `clock` or waiting
+    /// for effects it started — so that only advancing `clock` can make
+    /// progress. Assumes nothing else sleeps on `clock`.
+    public func isIdle(on clock: TestClock) -> Bool {
+        clock.sleeperCount + waitingEffectCount == runningEffectCount
+    }
+
+    /// Lets this store's effects run until only advancing `clock` can make
+    /// progress, for simulations that step a ``TestClock`` from one deadline to
+    /// the next.
+    ///
+    /// ```swift
+    /// while true {
+    ///     guard await store.waitUntilIdle(on: clock), let next = clock.nextDeadline else { break }
+    ///     clock.advance(to: next)
+    /// }
+    /// ```
+    ///
+    /// It waits until ``isIdle(on:)`` holds and then until several rounds of
+    /// `Task.yield()` change nothing, so that work already queued on the main
+    /// actor runs too. Checking idleness explicitly matters: an effect that
+    /// calls `clock.sleep` leaves the main actor to get there, which yielding
+    /// alone cannot observe.
+    ///
+    /// - Parameter maximumRounds: how many yields to allow before giving up.
+    /// - Returns: `false` if the store never became idle within
+    ///   `maximumRounds` — an effect is waiting on something other than
+    ///   `clock`, such as real time or a network.
+    @discardableResult
+    public func waitUntilIdle(on clock: TestClock, maximumRounds: Int = 10_000_000) async -> Bool {
+        let fingerprint = { (clock.sleeperCount, self.runningEffectCount, self.waitingEffectCount) }
+        var last = fingerprint()
+        var quietRounds = 0
+        for _ in 0..<maximumRounds {
+            if quietRounds >= 8, isIdle(on: clock) { return true }
+            await Task.yield()
+            let current = fingerprint()
+            if current == last {
+                quietRounds += 1
+            } else {
+                quietRounds = 0
+                last = current
+            }
+        }
+        return false
+    }
+}
