@@ -5,7 +5,7 @@ extension Store {
     /// for effects it started — so that only advancing `clock` can make
     /// progress. Assumes nothing else sleeps on `clock`.
     public func isIdle(on clock: TestClock) -> Bool {
-        clock.sleeperCount + waitingEffectCount == runningEffectCount
+        clock.sleeperCount + _waitingEffectCount == runningEffectCount
     }
 
     /// Lets this store's effects run until only advancing `clock` can make
@@ -31,7 +31,7 @@ extension Store {
     ///   `clock`, such as real time or a network.
     @discardableResult
     public func waitUntilIdle(on clock: TestClock, maximumRounds: Int = 10_000_000) async -> Bool {
-        let fingerprint = { (clock.sleeperCount, self.runningEffectCount, self.waitingEffectCount) }
+        let fingerprint = { (clock.sleeperCount, self.runningEffectCount, self._waitingEffectCount) }
         var last = fingerprint()
         var quietRounds = 0
         for _ in 0..<maximumRounds {

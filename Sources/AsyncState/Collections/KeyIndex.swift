@@ -8,20 +8,20 @@
 @usableFromInline
 struct KeyIndex: Sendable {
     /// Position + 1 of the key that owns each slot; `0` marks an empty slot.
-    @usableFromInline var slots: [Int]
+    @usableFromInline var _slots: [Int]
     /// `64 − log2(slots.count)`: shifting a hash right by this leaves a slot.
-    @usableFromInline var shift: UInt64
+    @usableFromInline var _shift: UInt64
     /// The process's seed, copied here so a lookup touches no global.
-    @usableFromInline var seed: UInt64
+    @usableFromInline var _seed: UInt64
 
     /// The smallest table: 8 slots, room for 4 keys.
     @usableFromInline static let minimumSlotCount = 8
 
     @inlinable
     init() {
-        slots = []
-        shift = 64
-        seed = 0
+        _slots = []
+        _shift = 64
+        _seed = 0
     }
 
     /// A table for `keys`, which must be distinct, placed by `seed` — the
@@ -30,28 +30,28 @@ struct KeyIndex: Sendable {
     init<Key: Hashable>(keys: [Key], seed: UInt64) {
         var slotCount = KeyIndex.minimumSlotCount
         while slotCount < keys.count * 2 { slotCount *= 2 }
-        slots = Array(repeating: 0, count: slotCount)
-        shift = UInt64(64 - slotCount.trailingZeroBitCount)
-        self.seed = seed
+        _slots = Array(repeating: 0, count: slotCount)
+        _shift = UInt64(64 - slotCount.trailingZeroBitCount)
+        self._seed = seed
         for (position, key) in keys.enumerated() {
-            slots[emptySlot(for: key)] = position + 1
+            _slots[emptySlot(for: key)] = position + 1
         }
     }
 
     /// Where `key`'s probe sequence starts: the top bits of its hash.
     @inlinable
     func homeSlot<Key: Hashable>(for key: Key) -> Int {
-        Int(truncatingIfNeeded: KeyHash.hash(key, seed: seed) &>> shift)
+        Int(truncatingIfNeeded: KeyHash.hash(key, seed: _seed) &>> _shift)
     }
 
     /// The position of `key` in `keys`, or `nil` when it is not there.
     @inlinable
     func position<Key: Hashable>(of key: Key, in keys: [Key]) -> Int? {
-        if slots.isEmpty { return nil }
-        let mask = slots.count &- 1
+        if _slots.isEmpty { return nil }
+        let mask = _slots.count &- 1
         var slot = homeSlot(for: key)
         while true {
-            let entry = slots[slot]
+            let entry = _slots[slot]
             if entry == 0 { return nil }
             if keys[entry &- 1] == key { return entry &- 1 }
             slot = (slot &+ 1) & mask
@@ -62,30 +62,30 @@ struct KeyIndex: Sendable {
     /// (which already holds it); grows the table when it would pass half full.
     @usableFromInline
     mutating func append<Key: Hashable>(_ key: Key, in keys: [Key]) {
-        if keys.count * 2 > slots.count {
+        if keys.count * 2 > _slots.count {
             self = KeyIndex(keys: keys, seed: keyHashSeed)
         } else {
-            slots[emptySlot(for: key)] = keys.count
+            _slots[emptySlot(for: key)] = keys.count
         }
     }
 
     /// The first empty slot on `key`'s probe sequence.
     @usableFromInline
     func emptySlot<Key: Hashable>(for key: Key) -> Int {
-        let mask = slots.count - 1
+        let mask = _slots.count - 1
         var slot = homeSlot(for: key)
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        while _slots[slot] != 0 { slot = (slot + 1) & mask }
         return slot
     }
 
     /// How many slots the lookup of each key visits, longest first — for tests
     /// that check the hash spreads awkward key sets.
     func probeLengths<Key: Hashable>(of keys: [Key]) -> [Int] {
-        let mask = slots.count - 1
+        let mask = _slots.count - 1
         return keys.map { key in
             var slot = homeSlot(for: key)
             var length = 1
-            while keys[slots[slot] - 1] != key {
+            while keys[_slots[slot] - 1] != key {
                 slot = (slot + 1) & mask
                 length += 1
             }

@@ -15,16 +15,16 @@
 /// Appending and lookup are O(1); removing a key is O(n), as removing from an
 /// array is.
 public struct KeyedStates<Key: Hashable, Value> {
-    @usableFromInline var storedKeys: [Key]
-    @usableFromInline var storedValues: [Value]
-    @usableFromInline var keyIndex: KeyIndex
+    @usableFromInline var _storedKeys: [Key]
+    @usableFromInline var _storedValues: [Value]
+    @usableFromInline var _keyIndex: KeyIndex
 
     /// An empty collection.
     @inlinable
     public init() {
-        storedKeys = []
-        storedValues = []
-        keyIndex = KeyIndex()
+        _storedKeys = []
+        _storedValues = []
+        _keyIndex = KeyIndex()
     }
 
     /// A collection of `keysAndValues` in their order. When a key appears more
@@ -36,11 +36,11 @@ public struct KeyedStates<Key: Hashable, Value> {
 
     /// The keys, in order.
     @inlinable
-    public var keys: [Key] { storedKeys }
+    public var keys: [Key] { _storedKeys }
 
     /// The values, in order.
     @inlinable
-    public var values: [Value] { storedValues }
+    public var values: [Value] { _storedValues }
 
     /// The index of `key`, or `nil` when it is not in the collection.
     @inlinable
@@ -51,14 +51,14 @@ public struct KeyedStates<Key: Hashable, Value> {
 
     @inlinable
     func offset(forKey key: Key) -> Int? {
-        keyIndex.position(of: key, in: storedKeys)
+        _keyIndex.position(of: key, in: _storedKeys)
     }
 
     /// The value for `key`, or `nil`. Setting a value for a new key appends it;
     /// setting `nil` removes the key.
     @inlinable
     public subscript(key: Key) -> Value? {
-        get { offset(forKey: key).map { storedValues[$0] } }
+        get { offset(forKey: key).map { _storedValues[$0] } }
         set {
             if let newValue {
                 updateValue(newValue, forKey: key)
@@ -74,13 +74,13 @@ public struct KeyedStates<Key: Hashable, Value> {
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if let position = offset(forKey: key) {
-            let old = storedValues[position]
-            storedValues[position] = value
+            let old = _storedValues[position]
+            _storedValues[position] = value
             return old
         }
-        storedKeys.append(key)
-        storedValues.append(value)
-        keyIndex.append(key, in: storedKeys)
+        _storedKeys.append(key)
+        _storedValues.append(value)
+        _keyIndex.append(key, in: _storedKeys)
         return nil
     }
 
@@ -89,9 +89,9 @@ public struct KeyedStates<Key: Hashable, Value> {
     @discardableResult
     public mutating func removeValue(forKey key: Key) -> Value? {
         guard let position = offset(forKey: key) else { return nil }
-        storedKeys.remove(at: position)
-        let value = storedValues.remove(at: position)
-        keyIndex = KeyIndex(keys: storedKeys, seed: keyHashSeed)
+        _storedKeys.remove(at: position)
+        let value = _storedValues.remove(at: position)
+        _keyIndex = KeyIndex(keys: _storedKeys, seed: keyHashSeed)
         return value
     }
 
@@ -107,7 +107,7 @@ extension KeyedStates: KeyedStorage {
     @inlinable
     public mutating func withMutableValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let position = offset(forKey: key) else { return nil }
-        return body(&storedValues[position])
+        return body(&_storedValues[position])
     }
 }
 
@@ -140,12 +140,12 @@ extension KeyedStates: RandomAccessCollection {
 
     /// One past the position of the last pair.
     @inlinable
-    public var endIndex: Index { Index(storedKeys.count) }
+    public var endIndex: Index { Index(_storedKeys.count) }
 
     /// The key and value at `index`.
     @inlinable
     public subscript(index: Index) -> (key: Key, value: Value) {
-        (storedKeys[index.offset], storedValues[index.offset])
+        (_storedKeys[index.offset], _storedValues[index.offset])
     }
 }
 
@@ -160,15 +160,15 @@ extension KeyedStates: ExpressibleByDictionaryLiteral {
 extension KeyedStates: Equatable where Value: Equatable {
     /// Equal when both hold the same keys in the same order with equal values.
     public static func == (lhs: KeyedStates, rhs: KeyedStates) -> Bool {
-        lhs.storedKeys == rhs.storedKeys && lhs.storedValues == rhs.storedValues
+        lhs._storedKeys == rhs._storedKeys && lhs._storedValues == rhs._storedValues
     }
 }
 
 extension KeyedStates: Hashable where Value: Hashable {
     /// Hashes the keys and values in order.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(storedKeys)
-        hasher.combine(storedValues)
+        hasher.combine(_storedKeys)
+        hasher.combine(_storedValues)
     }
 }
 

@@ -29,17 +29,23 @@ public struct Effect<Action> {
 
     @usableFromInline
     struct Run {
-        @usableFromInline var cancelID: AnyHashable?
-        @usableFromInline let body: @MainActor @Sendable (Send<Action>) async throws -> Void
+        @usableFromInline var _cancelID: AnyHashable?
+        @usableFromInline let _body: @MainActor @Sendable (Send<Action>) async throws -> Void
+
+        @inlinable
+        init(cancelID: AnyHashable?, _ body: @escaping @MainActor @Sendable (Send<Action>) async throws -> Void) {
+            _cancelID = cancelID
+            _body = body
+        }
     }
 
     @usableFromInline
     struct Load {
-        @usableFromInline var cancelID: AnyHashable?
+        @usableFromInline var _cancelID: AnyHashable?
         /// Whether a newer load of the same resource cancels this one's work.
-        @usableFromInline let cancelsWhenSuperseded: Bool
-        @usableFromInline let started: @MainActor (LoadID) -> Action
-        @usableFromInline let work: @MainActor @Sendable (LoadID) async -> Action
+        @usableFromInline let _cancelsWhenSuperseded: Bool
+        @usableFromInline let _started: @MainActor (LoadID) -> Action
+        @usableFromInline let _work: @MainActor @Sendable (LoadID) async -> Action
 
         @inlinable
         init(
@@ -48,10 +54,10 @@ public struct Effect<Action> {
             started: @escaping @MainActor (LoadID) -> Action,
             work: @escaping @MainActor @Sendable (LoadID) async -> Action
         ) {
-            self.cancelID = cancelID
-            self.cancelsWhenSuperseded = cancelsWhenSuperseded
-            self.started = started
-            self.work = work
+            self._cancelID = cancelID
+            self._cancelsWhenSuperseded = cancelsWhenSuperseded
+            self._started = started
+            self._work = work
         }
     }
 
@@ -61,15 +67,15 @@ public struct Effect<Action> {
     /// every action. Effects that do work allocate closures anyway.
     @usableFromInline
     final class Work {
-        @usableFromInline let operation: Operation
+        @usableFromInline let _operation: Operation
 
         @usableFromInline
         init(_ operation: Operation) {
-            self.operation = operation
+            self._operation = operation
         }
     }
 
-    @usableFromInline let work: Work?
+    @usableFromInline let _work: Work?
 
     /// Whether the action that produced this effect was dropped as stale; the
     /// store reports it in the action's ``Transition``. Every combinator keeps it.
@@ -77,7 +83,7 @@ public struct Effect<Action> {
 
     @inlinable
     init(_ operation: Operation, isDropped: Bool = false) {
-        if case .none = operation { work = nil } else { work = Work(operation) }
+        if case .none = operation { _work = nil } else { _work = Work(operation) }
         _isDropped = isDropped
     }
 
@@ -91,12 +97,12 @@ public struct Effect<Action> {
 
     /// Whether this is ``none``.
     @inlinable
-    var isNone: Bool { work == nil }
+    var isNone: Bool { _work == nil }
 
     /// What to run. Inlinable so the store's specialized runner reads it
     /// without looking up the generic `Operation` type at run time.
     @inlinable
-    var operation: Operation { work?.operation ?? .none }
+    var operation: Operation { _work?._operation ?? .none }
 
     /// No work.
     @inlinable
@@ -111,7 +117,7 @@ public struct Effect<Action> {
     public static func run(
         _ body: @escaping @MainActor @Sendable (Send<Action>) async throws -> Void
     ) -> Effect {
-        Effect(.run(Run(cancelID: nil, body: body)))
+        Effect(.run(Run(cancelID: nil, body)))
     }
 
     /// Sends `action` back to the store as soon as the effect runs.
@@ -203,10 +209,10 @@ public struct Effect<Action> {
         case .none, .cancel, .cancelLoad, .joinLoad:
             return self
         case .run(var run):
-            run.cancelID = id
+            run._cancelID = id
             return Effect(.run(run), isDropped: _isDropped)
         case .load(var load):
-            load.cancelID = id
+            load._cancelID = id
             return Effect(.load(load), isDropped: _isDropped)
         case .merge(let effects):
             return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
@@ -230,16 +236,16 @@ public struct Effect<Action> {
         case .none:
             mapped = .none
         case .run(let run):
-            let body = run.body
-            mapped = .run(.init(cancelID: run.cancelID) { send in
+            let body = run._body
+            mapped = .run(.init(cancelID: run._cancelID) { send in
                 try await body(Send { send(transform($0)) })
             })
         case .load(let load):
-            let started = load.started
-            let work = load.work
+            let started = load._started
+            let work = load._work
             mapped = .load(.init(
-                cancelID: load.cancelID,
-                cancelsWhenSuperseded: load.cancelsWhenSuperseded,
+                cancelID: load._cancelID,
+                cancelsWhenSuperseded: load._cancelsWhenSuperseded,
                 started: { transform(started($0)) },
                 work: { transform(await work($0)) }
             ))

@@ -30,11 +30,11 @@ extension Reducer {
 /// A parent reducer with keyed children; made by ``Reducer/forEach(_:action:extract:element:)``.
 public struct ForEachReducer<Parent: Reducer, Elements: KeyedStorage, Element: Reducer>: Reducer
 where Elements.Key: Sendable, Elements.Value == Element.State {
-    @usableFromInline let parent: Parent
-    @usableFromInline let elements: Projection<Parent.State, Elements>
-    @usableFromInline let embed: @MainActor (Elements.Key, Element.Action) -> Parent.Action
-    @usableFromInline let extract: (Parent.Action) -> (Elements.Key, Element.Action)?
-    @usableFromInline let element: Element
+    @usableFromInline let _parent: Parent
+    @usableFromInline let _elements: Projection<Parent.State, Elements>
+    @usableFromInline let _embed: @MainActor (Elements.Key, Element.Action) -> Parent.Action
+    @usableFromInline let _extract: (Parent.Action) -> (Elements.Key, Element.Action)?
+    @usableFromInline let _element: Element
 
     @inlinable
     init(
@@ -44,21 +44,21 @@ where Elements.Key: Sendable, Elements.Value == Element.State {
         extract: @escaping (Parent.Action) -> (Elements.Key, Element.Action)?,
         element: Element
     ) {
-        self.parent = parent
-        self.elements = Projection(elements)
-        self.embed = embed
-        self.extract = extract
-        self.element = element
+        self._parent = parent
+        self._elements = Projection(elements)
+        self._embed = embed
+        self._extract = extract
+        self._element = element
     }
 
     /// Runs the keyed child an action is for, if it exists, then the parent.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-        guard let (key, elementAction) = extract(action) else {
-            return parent.reduce(into: &state, action: action)
+        guard let (key, elementAction) = _extract(action) else {
+            return _parent.reduce(into: &state, action: action)
         }
-        let elementEffect = elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
-        return elementEffect.merging(with: parent.reduce(into: &state, action: action))
+        let elementEffect = _elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
+        return elementEffect.merging(with: _parent.reduce(into: &state, action: action))
     }
 
     /// Runs the element reducer on the child at `key` in place: no copy of the
@@ -69,12 +69,12 @@ where Elements.Key: Sendable, Elements.Value == Element.State {
         _ action: Element.Action,
         in elements: inout Elements
     ) -> Effect<Parent.Action> {
-        let element = self.element
+        let element = self._element
         guard let effect = elements.withMutableValue(forKey: key, { element.reduce(into: &$0, action: action) }) else {
             return Effect.dropped
         }
         if effect.isNone { return Effect(.none, isDropped: effect._isDropped) }
-        let embed = self.embed
+        let embed = self._embed
         return effect.map { embed(key, $0) }
     }
 }

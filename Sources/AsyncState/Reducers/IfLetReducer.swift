@@ -17,11 +17,11 @@ extension Reducer {
 
 /// A parent reducer with an optional child; made by ``Reducer/ifLet(_:action:extract:then:)``.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-    @usableFromInline let parent: Parent
-    @usableFromInline let childState: Projection<Parent.State, Child.State?>
-    @usableFromInline let embed: @MainActor (Child.Action) -> Parent.Action
-    @usableFromInline let extract: (Parent.Action) -> Child.Action?
-    @usableFromInline let child: Child
+    @usableFromInline let _parent: Parent
+    @usableFromInline let _childState: Projection<Parent.State, Child.State?>
+    @usableFromInline let _embed: @MainActor (Child.Action) -> Parent.Action
+    @usableFromInline let _extract: (Parent.Action) -> Child.Action?
+    @usableFromInline let _child: Child
 
     @inlinable
     init(
@@ -31,23 +31,23 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         extract: @escaping (Parent.Action) -> Child.Action?,
         child: Child
     ) {
-        self.parent = parent
-        self.childState = Projection(childState)
-        self.embed = embed
-        self.extract = extract
-        self.child = child
+        self._parent = parent
+        self._childState = Projection(childState)
+        self._embed = embed
+        self._extract = extract
+        self._child = child
     }
 
     /// Runs the child for its actions while its state exists, then the parent.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-        guard let childAction = extract(action) else {
-            return parent.reduce(into: &state, action: action)
+        guard let childAction = _extract(action) else {
+            return _parent.reduce(into: &state, action: action)
         }
-        let childEffect: Effect<Parent.Action> = childState.modify(&state) { optional in
+        let childEffect: Effect<Parent.Action> = _childState.modify(&state) { optional in
             guard optional != nil else { return Effect.dropped }
-            return child.reduce(into: &optional!, action: childAction).map(embed)
+            return _child.reduce(into: &optional!, action: childAction).map(_embed)
         }
-        return childEffect.merging(with: parent.reduce(into: &state, action: action))
+        return childEffect.merging(with: _parent.reduce(into: &state, action: action))
     }
 }

@@ -9,21 +9,21 @@
 /// key path as usual.
 @usableFromInline
 struct Projection<Root, Value> {
-    @usableFromInline let keyPath: WritableKeyPath<Root, Value>
-    @usableFromInline let offset: Int?
+    @usableFromInline let _keyPath: WritableKeyPath<Root, Value>
+    @usableFromInline let _offset: Int?
 
     @inlinable
     init(_ keyPath: WritableKeyPath<Root, Value>) {
-        self.keyPath = keyPath
-        self.offset = MemoryLayout<Root>.offset(of: keyPath)
+        self._keyPath = keyPath
+        self._offset = MemoryLayout<Root>.offset(of: keyPath)
     }
 
     /// Runs `body` with in-place access to the projected value of `root`.
     @inlinable
     func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
-        guard let offset else { return body(&root[keyPath: keyPath]) }
+        guard let _offset else { return body(&root[keyPath: _keyPath]) }
         return withUnsafeMutablePointer(to: &root) { pointer in
-            let field = UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self)
+            let field = UnsafeMutableRawPointer(pointer).advanced(by: _offset).assumingMemoryBound(to: Value.self)
             return body(&field.pointee)
         }
     }

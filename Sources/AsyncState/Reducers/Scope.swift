@@ -11,10 +11,10 @@
 /// }
 /// ```
 public struct Scope<State, Action, Child: Reducer>: Reducer {
-    @usableFromInline let toChildState: Projection<State, Child.State>
-    @usableFromInline let embed: @MainActor (Child.Action) -> Action
-    @usableFromInline let extract: (Action) -> Child.Action?
-    @usableFromInline let child: Child
+    @usableFromInline let _toChildState: Projection<State, Child.State>
+    @usableFromInline let _embed: @MainActor (Child.Action) -> Action
+    @usableFromInline let _extract: (Action) -> Child.Action?
+    @usableFromInline let _child: Child
 
     /// Creates a scope that hands the actions `extract` recognises to `child`,
     /// along with the state at `state`; the child's effects are wrapped by `embed`.
@@ -25,16 +25,16 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
         extract: @escaping (Action) -> Child.Action?,
         child: () -> Child
     ) {
-        self.toChildState = Projection(state)
-        self.embed = embed
-        self.extract = extract
-        self.child = child()
+        self._toChildState = Projection(state)
+        self._embed = embed
+        self._extract = extract
+        self._child = child()
     }
 
     /// Runs the child for actions `extract` recognises; ignores the rest.
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        guard let childAction = extract(action) else { return .none }
-        return toChildState.modify(&state) { child.reduce(into: &$0, action: childAction) }.map(embed)
+        guard let childAction = _extract(action) else { return .none }
+        return _toChildState.modify(&state) { _child.reduce(into: &$0, action: childAction) }.map(_embed)
     }
 }

@@ -21,36 +21,36 @@ extension Store {
             })
         case .run(let run):
             let send = Send<Action> { [weak self] in self?.send($0) }
-            started.append(launch(makeEffectToken(), cancelID: run.cancelID) { store in
+            started.append(launch(makeEffectToken(), cancelID: run._cancelID) { store in
                 do {
-                    try await run.body(send)
+                    try await run._body(send)
                 } catch is CancellationError {
                 } catch {
                     store()?.onIssue("An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
                 }
             })
         case .load(let load):
-            let id = nextLoadID
-            nextLoadID = id.next
-            queue.append(load.started(id))
+            let id = _nextLoadID
+            _nextLoadID = id.next
+            _queue.append(load._started(id))
             let token = makeEffectToken()
-            loads[id] = RunningLoad(token: token, cancelsWhenSuperseded: load.cancelsWhenSuperseded)
-            started.append(launch(token, cancelID: load.cancelID) { store in
-                let result = await load.work(id)
+            _loads[id] = RunningLoad(token: token, cancelsWhenSuperseded: load._cancelsWhenSuperseded)
+            started.append(launch(token, cancelID: load._cancelID) { store in
+                let result = await load._work(id)
                 guard let store = store() else { return }
-                store.loads[id] = nil
+                store._loads[id] = nil
                 store.send(result)
             })
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelLoad(let id, let force):
-            if let load = loads[id], force || load.cancelsWhenSuperseded {
-                runningEffects[load.token]?.cancel()
+            if let load = _loads[id], force || load._cancelsWhenSuperseded {
+                _runningEffects[load._token]?.cancel()
             }
         case .joinLoad(let id):
             // The joiner waits in a task of its own, so cancelling the joiner's
             // `StoreTask` withdraws it without cancelling the shared load.
-            if let load = loads[id], let task = runningEffects[load.token] {
+            if let load = _loads[id], let task = _runningEffects[load._token] {
                 started.append(Task { await task.value })
             }
         }
@@ -60,17 +60,17 @@ extension Store {
     @inlinable
     func runToCompletion(_ effect: Effect<Action>) async {
         var started: [Task<Void, Never>] = []
-        if isProcessing {
+        if _isProcessing {
             start(effect, into: &started)
         } else {
-            isProcessing = true
+            _isProcessing = true
             start(effect, into: &started)
             drainQueue(startingInto: &started)
-            isProcessing = false
+            _isProcessing = false
         }
-        waitingEffectCount += 1
+        _waitingEffectCount += 1
         await StoreTask(started).finish()
-        waitingEffectCount -= 1
+        _waitingEffectCount -= 1
     }
 
     /// Creates a task for `body`, registered until it ends. `body` reaches the
@@ -85,31 +85,31 @@ extension Store {
             await body { [weak self] in self }
             self?.effectEnded(token, cancelID: cancelID)
         }
-        runningEffects[token] = task
-        if let cancelID { effectsByCancelID[cancelID, default: []].insert(token) }
-        onRunningEffectCountChange?(runningEffects.count)
+        _runningEffects[token] = task
+        if let cancelID { _effectsByCancelID[cancelID, default: []].insert(token) }
+        _onRunningEffectCountChange?(_runningEffects.count)
         return task
     }
 
     @inlinable
     func makeEffectToken() -> Int {
-        defer { nextEffectToken += 1 }
-        return nextEffectToken
+        defer { _nextEffectToken += 1 }
+        return _nextEffectToken
     }
 
     @inlinable
     func effectEnded(_ token: Int, cancelID: AnyHashable?) {
-        runningEffects[token] = nil
-        onRunningEffectCountChange?(runningEffects.count)
+        _runningEffects[token] = nil
+        _onRunningEffectCountChange?(_runningEffects.count)
         if let cancelID {
-            effectsByCancelID[cancelID]?.remove(token)
-            if effectsByCancelID[cancelID]?.isEmpty == true { effectsByCancelID[cancelID] = nil }
+            _effectsByCancelID[cancelID]?.remove(token)
+            if _effectsByCancelID[cancelID]?.isEmpty == true { _effectsByCancelID[cancelID] = nil }
         }
     }
 
     @inlinable
     func cancelEffects(withID id: AnyHashable) {
-        guard let tokens = effectsByCancelID[id] else { return }
-        for token in tokens { runningEffects[token]?.cancel() }
+        guard let tokens = _effectsByCancelID[id] else { return }
+        for token in tokens { _runningEffects[token]?.cancel() }
     }
 }

@@ -39,56 +39,56 @@ public final class Store<State, Action>: Observable {
     // cost more than half of a `send`. Safe because: the store is `@MainActor`,
     // so no two threads ever access them; and on the main thread no access
     // overlaps another — each is a single read or write, except the reducer's
-    // `inout` on `currentState`, during which nothing else touches
-    // `currentState`: a reducer has no store to read, and even a misbehaving
-    // one that calls `send` only reaches `queue`, `isProcessing` and
-    // `isReducing` (see `send`), never `currentState`.
-    @exclusivity(unchecked) @usableFromInline var currentState: State
-    @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
+    // `inout` on `_currentState`, during which nothing else touches
+    // `_currentState`: a reducer has no store to read, and even a misbehaving
+    // one that calls `send` only reaches `_queue`, `_isProcessing` and
+    // `_isReducing` (see `send`), never `_currentState`.
+    @exclusivity(unchecked) @usableFromInline var _currentState: State
+    @usableFromInline let _reducer: (inout State, Action) -> Effect<Action>
 
-    @usableFromInline let registrar = ObservationRegistrar()
+    @usableFromInline let _registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
-    @usableFromInline let stateKeyPath: KeyPath<Store, State>
+    @usableFromInline let _stateKeyPath: KeyPath<Store, State>
     /// Set when someone reads `state`, cleared when a change is announced. An
     /// observer registers by reading, and every observation (SwiftUI's,
     /// `withObservationTracking`'s) ends at the first change it is told of, so
     /// while this is `false` nobody can be listening and the announcement is skipped.
-    @exclusivity(unchecked) @usableFromInline var isPossiblyObserved = false
+    @exclusivity(unchecked) @usableFromInline var _isPossiblyObserved = false
 
-    @exclusivity(unchecked) @usableFromInline var isProcessing = false
+    @exclusivity(unchecked) @usableFromInline var _isProcessing = false
     /// True only while the reducer itself runs, to catch a reducer that sends.
-    @exclusivity(unchecked) @usableFromInline var isReducing = false
-    @exclusivity(unchecked) @usableFromInline var queue: [Action] = []
-    @exclusivity(unchecked) @usableFromInline var transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
+    @exclusivity(unchecked) @usableFromInline var _isReducing = false
+    @exclusivity(unchecked) @usableFromInline var _queue: [Action] = []
+    @exclusivity(unchecked) @usableFromInline var _transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
     // The effect runner is `@inlinable` too, so it is specialized and needs
     // no generic metadata lookups at run time; these are its tables.
-    @usableFromInline var nextLoadID: LoadID
-    @usableFromInline var nextEffectToken = 0
-    @usableFromInline var runningEffects: [Int: Task<Void, Never>] = [:]
-    @usableFromInline var effectsByCancelID: [AnyHashable: Set<Int>] = [:]
-    @usableFromInline var loads: [LoadID: RunningLoad] = [:]
+    @usableFromInline var _nextLoadID: LoadID
+    @usableFromInline var _nextEffectToken = 0
+    @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
+    @usableFromInline var _effectsByCancelID: [AnyHashable: Set<Int>] = [:]
+    @usableFromInline var _loads: [LoadID: RunningLoad] = [:]
 
     @usableFromInline
     struct RunningLoad {
-        @usableFromInline let token: Int
-        @usableFromInline let cancelsWhenSuperseded: Bool
+        @usableFromInline let _token: Int
+        @usableFromInline let _cancelsWhenSuperseded: Bool
 
         @inlinable
         init(token: Int, cancelsWhenSuperseded: Bool) {
-            self.token = token
-            self.cancelsWhenSuperseded = cancelsWhenSuperseded
+            self._token = token
+            self._cancelsWhenSuperseded = cancelsWhenSuperseded
         }
     }
 
     /// How many running effects are waiting for effects they started (a
     /// concatenation running its parts) — for simulation tools that must know
     /// when every effect is idle.
-    @usableFromInline package var waitingEffectCount = 0
+    @usableFromInline package var _waitingEffectCount = 0
 
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
-    @usableFromInline package var onRunningEffectCountChange: (@MainActor (Int) -> Void)?
+    @usableFromInline package var _onRunningEffectCountChange: (@MainActor (Int) -> Void)?
 
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.
@@ -109,22 +109,22 @@ public final class Store<State, Action>: Observable {
 
     @usableFromInline
     init(initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>, firstLoadID: LoadID) {
-        self.currentState = initialState
-        self.reducer = reduce
-        self.nextLoadID = firstLoadID
-        self.stateKeyPath = \Store.state
+        self._currentState = initialState
+        self._reducer = reduce
+        self._nextLoadID = firstLoadID
+        self._stateKeyPath = \Store.state
     }
 
     isolated deinit {
-        for task in runningEffects.values { task.cancel() }
+        for task in _runningEffects.values { task.cancel() }
     }
 
     /// The current state. Reading it registers an observation dependency.
     @inlinable
     public var state: State {
-        isPossiblyObserved = true
-        registrar.access(self, keyPath: stateKeyPath)
-        return currentState
+        _isPossiblyObserved = true
+        _registrar.access(self, keyPath: _stateKeyPath)
+        return _currentState
     }
 
     /// Reads a property of ``state``, e.g. `store.profile`.
@@ -134,11 +134,11 @@ public final class Store<State, Action>: Observable {
     }
 
     /// How many effects are running now.
-    public var runningEffectCount: Int { runningEffects.count }
+    public var runningEffectCount: Int { _runningEffects.count }
 
     /// Every effect running now, as one task — for test tools that wait for
     /// a store to become idle.
-    package var runningEffectsTask: StoreTask { StoreTask(Array(runningEffects.values)) }
+    package var runningEffectsTask: StoreTask { StoreTask(Array(_runningEffects.values)) }
 
     /// Processes `action` now, then any actions it queued, and starts their effects.
     ///
@@ -146,16 +146,16 @@ public final class Store<State, Action>: Observable {
     @inlinable
     @discardableResult
     public func send(_ action: Action) -> StoreTask {
-        if isProcessing {
-            if isReducing { reportSendFromReducer(action) }
-            queue.append(action)
+        if _isProcessing {
+            if _isReducing { reportSendFromReducer(action) }
+            _queue.append(action)
             return StoreTask()
         }
         var started: [Task<Void, Never>] = []
-        isProcessing = true
+        _isProcessing = true
         process(action, startingInto: &started)
-        if !queue.isEmpty { drainQueue(startingInto: &started) }
-        isProcessing = false
+        if !_queue.isEmpty { drainQueue(startingInto: &started) }
+        _isProcessing = false
         return StoreTask(started)
     }
 
@@ -163,7 +163,7 @@ public final class Store<State, Action>: Observable {
     /// after it and whether it was dropped as stale. Capture the store weakly
     /// in `observer` to avoid a reference cycle.
     public func observeTransitions(_ observer: @escaping @MainActor (Transition<State, Action>) -> Void) {
-        transitionObservers.append(observer)
+        _transitionObservers.append(observer)
     }
 
     // MARK: Processing
@@ -172,30 +172,30 @@ public final class Store<State, Action>: Observable {
     @inline(never)
     func drainQueue(startingInto started: inout [Task<Void, Never>]) {
         var index = 0
-        while index < queue.count {
-            let next = queue[index]
+        while index < _queue.count {
+            let next = _queue[index]
             index += 1
             process(next, startingInto: &started)
         }
-        queue.removeAll(keepingCapacity: true)
+        _queue.removeAll(keepingCapacity: true)
     }
 
     @inlinable
     func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {
         let effect: Effect<Action>
-        if isPossiblyObserved {
-            isPossiblyObserved = false
-            registrar.willSet(self, keyPath: stateKeyPath)
-            isReducing = true
-            effect = reducer(&currentState, action)
-            isReducing = false
-            registrar.didSet(self, keyPath: stateKeyPath)
+        if _isPossiblyObserved {
+            _isPossiblyObserved = false
+            _registrar.willSet(self, keyPath: _stateKeyPath)
+            _isReducing = true
+            effect = _reducer(&_currentState, action)
+            _isReducing = false
+            _registrar.didSet(self, keyPath: _stateKeyPath)
         } else {
-            isReducing = true
-            effect = reducer(&currentState, action)
-            isReducing = false
+            _isReducing = true
+            effect = _reducer(&_currentState, action)
+            _isReducing = false
         }
-        if !transitionObservers.isEmpty {
+        if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)
         }
         if !effect.isNone {
@@ -215,7 +215,7 @@ public final class Store<State, Action>: Observable {
     @usableFromInline
     @inline(never)
     func notifyObservers(_ action: Action, isDropped: Bool) {
-        let transition = Transition(action: action, state: currentState, isDropped: isDropped)
-        for observer in transitionObservers { observer(transition) }
+        let transition = Transition(action: action, state: _currentState, isDropped: isDropped)
+        for observer in _transitionObservers { observer(transition) }
     }
 }

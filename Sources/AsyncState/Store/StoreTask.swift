@@ -4,11 +4,11 @@
 /// await store.send(.refresh).finish()   // the load has settled
 /// ```
 public struct StoreTask: Hashable, Sendable {
-    @usableFromInline let tasks: [Task<Void, Never>]
+    @usableFromInline let _tasks: [Task<Void, Never>]
 
     @inlinable
     init(_ tasks: [Task<Void, Never>] = []) {
-        self.tasks = tasks
+        self._tasks = tasks
     }
 
     /// Waits until every effect the action started has ended and sent its last
@@ -17,25 +17,25 @@ public struct StoreTask: Hashable, Sendable {
     /// Runs on the caller's actor, so awaiting it from the main actor costs no
     /// extra executor hops.
     public nonisolated(nonsending) func finish() async {
-        guard !tasks.isEmpty else { return }
+        guard !_tasks.isEmpty else { return }
         await withTaskCancellationHandler {
-            for task in tasks { await task.value }
+            for task in _tasks { await task.value }
         } onCancel: {
-            for task in tasks { task.cancel() }
+            for task in _tasks { task.cancel() }
         }
     }
 
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
     package nonisolated(nonsending) func wait() async {
-        for task in tasks { await task.value }
+        for task in _tasks { await task.value }
     }
 
     /// Cancels every effect the action started.
     public func cancel() {
-        for task in tasks { task.cancel() }
+        for task in _tasks { task.cancel() }
     }
 
     /// Whether the action started no effect at all.
-    public var isEmpty: Bool { tasks.isEmpty }
+    public var isEmpty: Bool { _tasks.isEmpty }
 }

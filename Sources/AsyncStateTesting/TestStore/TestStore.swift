@@ -74,7 +74,7 @@ public final class TestStore<State: Equatable, Action> {
             self?.pending.append(transition)
             self?.resumeArrival(true)
         }
-        store.onRunningEffectCountChange = { [ledger] count in
+        store._onRunningEffectCountChange = { [ledger] count in
             ledger.counts.withLock { $0.runningEffects = count }
         }
     }

@@ -22,10 +22,10 @@ struct ProjectionTests {
 
     @Test("stored properties resolve to an offset; computed ones fall back to the key path")
     func resolves() {
-        #expect(Projection(\Outer.inner).offset != nil)
-        #expect(Projection(\Outer.inner.b).offset != nil)
-        #expect(Projection(\Outer.rows).offset != nil)
-        #expect(Projection(\Outer.doubled).offset == nil)
+        #expect(Projection(\Outer.inner)._offset != nil)
+        #expect(Projection(\Outer.inner.b)._offset != nil)
+        #expect(Projection(\Outer.rows)._offset != nil)
+        #expect(Projection(\Outer.doubled)._offset == nil)
     }
 
     @Test("writing through an offset changes exactly that field", arguments: [false, true])
