@@ -70,7 +70,10 @@ struct Arguments: Equatable {
                     throw Problem(description: "unexpected argument \(name.debugDescription)")
                 }
                 guard name == "tour" || Scenario.named(name) != nil else {
-                    throw Problem(description: "unknown scenario \(name.debugDescription); try one of: tour, \(Scenario.all.map(\.name).joined(separator: ", "))")
+                    throw Problem(
+                        description:
+                            "unknown scenario \(name.debugDescription); try one of: tour, \(Scenario.all.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 result.command = name == "tour" ? .tour : .scenario(name)
             }
@@ -90,26 +93,26 @@ struct Arguments: Equatable {
     }
 
     static let usage = """
-    Usage: asyncstate-demo [scenario] [options]
+        Usage: asyncstate-demo [scenario] [options]
 
-    Plays scenarios of AsyncState, printing a timeline of every action, the
-    state after it, and each stale result that was dropped. With no scenario,
-    plays a short tour of all of them.
+        Plays scenarios of AsyncState, printing a timeline of every action, the
+        state after it, and each stale result that was dropped. With no scenario,
+        plays a short tour of all of them.
 
-    Scenarios:
-      tour       all scenarios, one after another (the default)
-    \(Scenario.all.map { "  " + $0.name.padding(9) + "  " + $0.summary }.joined(separator: "\n"))
+        Scenarios:
+          tour       all scenarios, one after another (the default)
+        \(Scenario.all.map { "  " + $0.name.padding(9) + "  " + $0.summary }.joined(separator: "\n"))
 
-    Options:
-      --seed N            seed for simulated latency and failures (default 42)
-      --latency MS        typical request latency, 0-5000 ms (default 300)
-      --failure-rate R    share of requests that fail, 0-1 (default 0)
-      --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1)
-      --json              print the state sequence as JSON lines
-      --interactive       search only: each line typed on stdin is a new query
-      --no-color          never colour the output (NO_COLOR is honoured too)
-      -h, --help          show help; after a scenario, that scenario's help
-    """
+        Options:
+          --seed N            seed for simulated latency and failures (default 42)
+          --latency MS        typical request latency, 0-5000 ms (default 300)
+          --failure-rate R    share of requests that fail, 0-1 (default 0)
+          --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1)
+          --json              print the state sequence as JSON lines
+          --interactive       search only: each line typed on stdin is a new query
+          --no-color          never colour the output (NO_COLOR is honoured too)
+          -h, --help          show help; after a scenario, that scenario's help
+        """
 
     static func help(for scenario: Scenario) -> String {
         """

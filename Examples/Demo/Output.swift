@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
+    import Glibc
+    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
+    import Darwin
+    private let systemWrite = Darwin.write
 #endif
 
 /// Where the demo writes: standard output (with colour only on a terminal,

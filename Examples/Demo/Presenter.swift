@@ -20,11 +20,12 @@ struct LoadEvent {
     init<Value, Failure>(_ action: LoadAction<Value, Failure>, label: String? = nil) {
         id = action.id
         self.label = label
-        kind = switch action {
-        case .started: .started
-        case .finished: .finished
-        case .failed: .failed
-        case .cancelled: .cancelled
-        }
+        kind =
+            switch action {
+            case .started: .started
+            case .finished: .finished
+            case .failed: .failed
+            case .cancelled: .cancelled
+            }
     }
 }

@@ -52,11 +52,15 @@ struct Renderer {
         let total = max(timeline.lanes.map { ($0.end ?? $0.start).milliseconds }.max() ?? 1, 1)
         func column(_ time: Duration) -> Int { time.milliseconds * width / total }
         output.line()
-        output.line(output.styled("  loads      0s" + String(repeating: " ", count: max(0, width - 8)) + Duration.milliseconds(total).secondsText, .dim))
+        output.line(
+            output.styled(
+                "  loads      0s" + String(repeating: " ", count: max(0, width - 8)) + Duration.milliseconds(total).secondsText, .dim))
         for lane in timeline.lanes {
             let start = column(lane.start)
             let end = lane.end.map(column) ?? width
-            let bar = String(repeating: " ", count: start) + "├" + String(repeating: "─", count: max(0, end - start - 1)) + (lane.end == nil ? "→" : "┤")
+            let bar =
+                String(repeating: " ", count: start) + "├" + String(repeating: "─", count: max(0, end - start - 1))
+                + (lane.end == nil ? "→" : "┤")
             let name = pad("\(lane.id)" + (lane.label.map { " \($0)" } ?? ""), 9)
             let outcome = lane.outcome ?? "… still running"
             let style: Output.Style = outcome.hasPrefix("✓") ? .green : outcome.hasPrefix("✗") ? .red : .yellow

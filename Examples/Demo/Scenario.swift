@@ -52,7 +52,8 @@ extension Scenario {
     static let feed = Scenario(
         name: "feed",
         summary: "Pull to refresh keeps posts on screen; a failed refresh keeps them and adds a banner.",
-        details: "The network goes offline before the second refresh: the state becomes .error, yet the last posts stay readable, so the screen shows content plus an error banner instead of going blank."
+        details:
+            "The network goes offline before the second refresh: the state becomes .error, yet the last posts stay readable, so the screen shows content plus an error banner instead of going blank."
     ) { scenario, player, settings in
         let clock = TestClock()
         let network = settings.network()
@@ -71,7 +72,8 @@ extension Scenario {
     static let search = Scenario(
         name: "search",
         summary: "Typing fast starts overlapping searches; late answers to old queries are dropped.",
-        details: "Each keystroke waits out a 120 ms debounce (a quick second keystroke replaces the first), then searches. Broad queries are slow, so the answer for \"s\" can arrive after the answer for \"swift\" — and is dropped as stale, never shown."
+        details:
+            "Each keystroke waits out a 120 ms debounce (a quick second keystroke replaces the first), then searches. Broad queries are slow, so the answer for \"s\" can arrive after the answer for \"swift\" — and is dropped as stale, never shown."
     ) { scenario, player, settings in
         let clock = TestClock()
         let api = DemoAPI(clock: clock, network: settings.network())
@@ -91,7 +93,8 @@ extension Scenario {
     static let save = Scenario(
         name: "save",
         summary: "Operations tracked one by one: save and delete run at once; a double-tapped Save runs once.",
-        details: "Each operation is its own Loadable keyed by name. Save is active while it runs, so a second tap is ignored (first wins); delete runs alongside without touching save's state."
+        details:
+            "Each operation is its own Loadable keyed by name. Save is active while it runs, so a second tap is ignored (first wins); delete runs alongside without touching save's state."
     ) { scenario, player, settings in
         let clock = TestClock()
         return await player.play(
@@ -108,7 +111,8 @@ extension Scenario {
     static let cancel = Scenario(
         name: "cancel",
         summary: "Cancelling a reload returns to the previous value — never an error, never stuck loading.",
-        details: "After a first load succeeds, a reload starts and is cancelled before it answers: the state goes back to .success with the name already shown."
+        details:
+            "After a first load succeeds, a reload starts and is cancelled before it answers: the state goes back to .success with the name already shown."
     ) { scenario, player, settings in
         let clock = TestClock()
         return await player.play(

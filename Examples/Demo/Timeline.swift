@@ -31,12 +31,13 @@ struct Timeline {
         }
         guard let index = lanes.firstIndex(where: { $0.id == load.id }), lanes[index].end == nil else { return }
         lanes[index].end = entry.time
-        lanes[index].outcome = switch (load.kind, entry.isDropped) {
-        case (.finished, false): "✓ shown"
-        case (.failed, false): "! failed"
-        case (.finished, true), (.failed, true): "✗ dropped (stale)"
-        case (.cancelled, _), (.started, _): "⊘ cancelled"
-        }
+        lanes[index].outcome =
+            switch (load.kind, entry.isDropped) {
+            case (.finished, false): "✓ shown"
+            case (.failed, false): "! failed"
+            case (.finished, true), (.failed, true): "✗ dropped (stale)"
+            case (.cancelled, _), (.started, _): "⊘ cancelled"
+            }
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // asyncstate-demo: see `Arguments.usage`, or run `asyncstate-demo --help`.

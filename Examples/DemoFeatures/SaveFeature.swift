@@ -32,9 +32,12 @@ public struct SaveFeature: Reducer {
 
     /// The feature with its keyed operation loaders composed in.
     public static func reducer(api: DemoAPI) -> some Reducer<State, Action> {
-        SaveFeature(api: api).forEach(\.operations, action: Action.operation, extract: {
-            if case .operation(let key, let load) = $0 { (key, load) } else { nil }
-        }) {
+        SaveFeature(api: api).forEach(
+            \.operations, action: Action.operation,
+            extract: {
+                if case .operation(let key, let load) = $0 { (key, load) } else { nil }
+            }
+        ) {
             LoadReducer()
         }
     }

@@ -13,7 +13,7 @@ enum Cases {
             state ^= state << 13
             state ^= state >> 7
             state ^= state << 17
-            return state % 3 != 0   // two starts for every finish, on average
+            return state % 3 != 0 // two starts for every finish, on average
         }
     }()
 
@@ -62,7 +62,8 @@ enum Cases {
             }
             return dropped
         }
-        return await Harness.compare(group: "1", baseline: baseline, cases: [(transitions, nil), (reducer, nil), (stale, nil)], budget: budget)
+        return await Harness.compare(
+            group: "1", baseline: baseline, cases: [(transitions, nil), (reducer, nil), (stale, nil)], budget: budget)
     }
 
     // MARK: 2. Store.send
@@ -85,7 +86,8 @@ enum Cases {
             for _ in 0..<n { counter.value &+= 1 }
             return counter.value
         }
-        let genericObservable = Measured(name: "generic @Observable set, no observer (scale)", iterations: budget.iterations(200_000)) { n in
+        let genericObservable = Measured(name: "generic @Observable set, no observer (scale)", iterations: budget.iterations(200_000)) {
+            n in
             let counter = GenericObservableCounter<Int>()
             for _ in 0..<n { counter.value &+= 1 }
             return counter.value
@@ -100,7 +102,11 @@ enum Cases {
             let counter = ObservableCounter()
             let changes = ChangeCount()
             for _ in 0..<n {
-                withObservationTracking { _ = counter.value } onChange: { changes.add() }
+                withObservationTracking {
+                    _ = counter.value
+                } onChange: {
+                    changes.add()
+                }
                 counter.value &+= 1
             }
             return counter.value &+ changes.value
@@ -109,7 +115,11 @@ enum Cases {
             let store = Store(initialState: 0, reducer: Counter())
             let changes = ChangeCount()
             for _ in 0..<n {
-                withObservationTracking { _ = store.state } onChange: { changes.add() }
+                withObservationTracking {
+                    _ = store.state
+                } onChange: {
+                    changes.add()
+                }
                 store.send(.increment)
             }
             precondition(changes.value == n, "every send must notify the observer")

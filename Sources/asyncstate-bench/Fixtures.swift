@@ -67,21 +67,31 @@ struct Parent: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
 
     static var scoped: some Reducer<State, Action> {
-        Parent().combined(with: Scope(state: \.child, action: Action.child, extract: {
-            if case .child(let action) = $0 { action } else { nil }
-        }) { Counter() })
+        Parent().combined(
+            with: Scope(
+                state: \.child, action: Action.child,
+                extract: {
+                    if case .child(let action) = $0 { action } else { nil }
+                }
+            ) { Counter() })
     }
 
     static var keyed: some Reducer<State, Action> {
-        Parent().forEach(\.rows, action: Action.row, extract: {
-            if case .row(let id, let action) = $0 { (id, action) } else { nil }
-        }) { Counter() }
+        Parent().forEach(
+            \.rows, action: Action.row,
+            extract: {
+                if case .row(let id, let action) = $0 { (id, action) } else { nil }
+            }
+        ) { Counter() }
     }
 
     static var keyedInDictionary: some Reducer<State, Action> {
-        Parent().forEach(\.dictionaryRows, action: Action.row, extract: {
-            if case .row(let id, let action) = $0 { (id, action) } else { nil }
-        }) { Counter() }
+        Parent().forEach(
+            \.dictionaryRows, action: Action.row,
+            extract: {
+                if case .row(let id, let action) = $0 { (id, action) } else { nil }
+            }
+        ) { Counter() }
     }
 }
 

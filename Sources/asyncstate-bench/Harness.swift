@@ -112,12 +112,13 @@ enum Harness {
         var results = [Result(group: group, name: baseline.name, sample: samples[0], baselineName: nil, target: nil)]
         for (offset, entry) in cases.enumerated() {
             let sample = samples[offset + 1]
-            results.append(Result(
-                group: group, name: entry.0.name, sample: sample,
-                baselineName: baseline.name,
-                roundRatios: zip(sample.values, samples[0].values).map { $0 / $1 },
-                target: entry.target
-            ))
+            results.append(
+                Result(
+                    group: group, name: entry.0.name, sample: sample,
+                    baselineName: baseline.name,
+                    roundRatios: zip(sample.values, samples[0].values).map { $0 / $1 },
+                    target: entry.target
+                ))
         }
         return results
     }

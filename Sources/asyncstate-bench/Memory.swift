@@ -1,6 +1,7 @@
 import AsyncState
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Case 6: memory. Resident memory is read from `/proc/self/statm` (Linux).
@@ -9,16 +10,16 @@ enum Memory {
     /// Resident bytes now, or `nil` where `/proc` is unavailable.
     static func residentBytes() -> Int? {
         #if os(Linux)
-        guard let file = fopen("/proc/self/statm", "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 128)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let fields = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            .split(separator: " ").compactMap { Int($0) }
-        guard fields.count >= 2 else { return nil }
-        return fields[1] * Int(sysconf(Int32(_SC_PAGESIZE)))
+            guard let file = fopen("/proc/self/statm", "r") else { return nil }
+            defer { fclose(file) }
+            var buffer = [CChar](repeating: 0, count: 128)
+            guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+            let fields = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .split(separator: " ").compactMap { Int($0) }
+            guard fields.count >= 2 else { return nil }
+            return fields[1] * Int(sysconf(Int32(_SC_PAGESIZE)))
         #else
-        return nil
+            return nil
         #endif
     }
 
@@ -36,11 +37,12 @@ enum Memory {
         for _ in 0..<sends { store.send(.increment) }
         let growth = (residentBytes() ?? 0) - before
         consume(store.state)
-        results.append(Result(
-            group: "6", name: "resident memory growth over \(sends) sends", sample: Sample(values: [0]),
-            text: "\(growth) bytes (\(Report.format(Double(growth) / 1_048_576, digits: 3)) MiB)  "
-                + (growth < 1_048_576 ? "✓ target < 1 MiB" : "✗ MISSED target < 1 MiB")
-        ))
+        results.append(
+            Result(
+                group: "6", name: "resident memory growth over \(sends) sends", sample: Sample(values: [0]),
+                text: "\(growth) bytes (\(Report.format(Double(growth) / 1_048_576, digits: 3)) MiB)  "
+                    + (growth < 1_048_576 ? "✓ target < 1 MiB" : "✗ MISSED target < 1 MiB")
+            ))
 
         // Bytes per in-flight load vs a bare suspended Task.
         let count = budget.iterations(20_000)
@@ -67,11 +69,13 @@ enum Memory {
         for handle in handles { await handle.finish() }
         consume(loads.runningEffectCount)
 
-        results.append(Result(group: "6", name: "bytes per suspended bare Task", sample: Sample(values: [0]), text: "\(Int(perTask)) bytes  baseline"))
-        results.append(Result(
-            group: "6", name: "bytes per in-flight load", sample: Sample(values: [0]),
-            text: "\(Int(perLoad)) bytes  \(Report.format(perLoad / max(perTask, 1), digits: 2))× bare Task"
-        ))
+        results.append(
+            Result(group: "6", name: "bytes per suspended bare Task", sample: Sample(values: [0]), text: "\(Int(perTask)) bytes  baseline"))
+        results.append(
+            Result(
+                group: "6", name: "bytes per in-flight load", sample: Sample(values: [0]),
+                text: "\(Int(perLoad)) bytes  \(Report.format(perLoad / max(perTask, 1), digits: 2))× bare Task"
+            ))
         return results
     }
 }

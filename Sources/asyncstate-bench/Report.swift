@@ -15,7 +15,8 @@ enum Report {
     static func line(_ result: Result) -> String {
         let name = result.name.padding(toLength: 58)
         if let text = result.text { return "  \(name) \(text)" }
-        let numbers = "\(format(result.sample.median).leftPadding(toLength: 10)) ns/op  (\(format(result.sample.min))–\(format(result.sample.max)))"
+        let numbers =
+            "\(format(result.sample.median).leftPadding(toLength: 10)) ns/op  (\(format(result.sample.min))–\(format(result.sample.max)))"
         var line = "  \(name) \(numbers.padding(toLength: 36))"
         if let ratio = result.ratio, let baselineName = result.baselineName {
             line += " \(format(ratio, digits: 2))× \(baselineName)"

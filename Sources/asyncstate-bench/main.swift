@@ -1,19 +1,19 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // asyncstate-bench: `swift run -c release asyncstate-bench [--quick] [--filter TEXT]`.
 // Every ratio compares against a baseline measured in this same run.
 
 let usage = """
-Usage: asyncstate-bench [--quick] [--filter TEXT]
+    Usage: asyncstate-bench [--quick] [--filter TEXT]
 
-  --quick         a seconds-long smoke run (fewer iterations and runs)
-  --filter TEXT   run only the groups whose title contains TEXT (case-insensitive)
-  -h, --help      show this help
-"""
+      --quick         a seconds-long smoke run (fewer iterations and runs)
+      --filter TEXT   run only the groups whose title contains TEXT (case-insensitive)
+      -h, --help      show this help
+    """
 
 var budget = Budget(runs: 7, scale: 1)
 var filter: String?
@@ -38,7 +38,7 @@ while let argument = remaining.popFirst() {
 }
 
 #if DEBUG
-print("warning: a debug build; measure with `swift run -c release asyncstate-bench`")
+    print("warning: a debug build; measure with `swift run -c release asyncstate-bench`")
 #endif
 
 let groups: [(String, @MainActor (Budget) async -> [Result])] = {
@@ -51,15 +51,16 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
         ("6. memory", Memory.run),
     ]
     #if canImport(AsyncStateTesting)
-    groups.append(("7. test store", TestStoreCase.run))
+        groups.append(("7. test store", TestStoreCase.run))
     #endif
     return groups
 }()
 
-print("""
-asyncstate-bench — \(budget.runs) runs per case\(budget.scale < 1 ? " (quick)" : "") (groups 4, 5, 7: \(budget.finer(3).runs) shorter ones), \
-ns/op median (min–max); a ratio is the median of each run's ratio to the baseline run beside it
-""")
+print(
+    """
+    asyncstate-bench — \(budget.runs) runs per case\(budget.scale < 1 ? " (quick)" : "") (groups 4, 5, 7: \(budget.finer(3).runs) shorter ones), \
+    ns/op median (min–max); a ratio is the median of each run's ratio to the baseline run beside it
+    """)
 // Memory is measured first, before other cases free memory that the
 // allocator would reuse and hide; its results print in their place.
 let selected = groups.filter { title, _ in filter.map { title.lowercased().contains($0) } ?? true }

@@ -1,5 +1,5 @@
-import Testing
 import AsyncStateTesting
+import Testing
 
 @Suite("Gate")
 struct GateTests {
@@ -57,8 +57,12 @@ struct TestClockTests {
     func order() async throws {
         let clock = TestClock()
         let woke = Recorder()
-        let late = Task { try await clock.sleep(for: .seconds(2)); await woke.add(2) }
-        let early = Task { try await clock.sleep(for: .seconds(1)); await woke.add(1) }
+        let late = Task {
+            try await clock.sleep(for: .seconds(2)); await woke.add(2)
+        }
+        let early = Task {
+            try await clock.sleep(for: .seconds(1)); await woke.add(1)
+        }
         await clock.waitForSleepers(2)
         clock.advance(by: .milliseconds(999))
         #expect(clock.sleeperCount == 2)

@@ -64,7 +64,9 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     public var isLoading: Bool { store.state.isLoading }
 
     /// Observes every action this value processes, for logs and timelines.
-    public func observeTransitions(_ observer: @escaping @MainActor (Transition<Loadable<Value, Failure>, LoadAction<Value, Failure>?>) -> Void) {
+    public func observeTransitions(
+        _ observer: @escaping @MainActor (Transition<Loadable<Value, Failure>, LoadAction<Value, Failure>?>) -> Void
+    ) {
         store.observeTransitions { transition in
             let load: LoadAction<Value, Failure>? = if case .loaded(let load) = transition.action { load } else { nil }
             observer(Transition(action: load, state: transition.state, isDropped: transition.isDropped))
@@ -77,9 +79,11 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
-        await run(overlap, Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
-            await LoadAction.outcome(of: id, operation)
-        })
+        await run(
+            overlap,
+            Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+                await LoadAction.outcome(of: id, operation)
+            })
     }
 
     /// Loads with `operation`, whose untyped errors become ``AnyError``.
@@ -96,9 +100,11 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         mapError: @escaping @MainActor (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Value: SendableMetatype, Failure: Sendable {
-        await run(overlap, Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
-            await LoadAction.outcome(of: id, operation, mapError: mapError)
-        })
+        await run(
+            overlap,
+            Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+                await LoadAction.outcome(of: id, operation, mapError: mapError)
+            })
     }
 
     /// Loads only if the last load has not succeeded: does nothing after a

@@ -79,7 +79,8 @@ extension Effect {
         } else {
             work = { id in embed(await run(id)) }
         }
-        return Effect(.load(Load(cancelID: nil, cancelsWhenSuperseded: cancelsWhenSuperseded, started: { embed(.started($0)) }, work: work)))
+        return Effect(
+            .load(Load(cancelID: nil, cancelsWhenSuperseded: cancelsWhenSuperseded, started: { embed(.started($0)) }, work: work)))
     }
 
     /// The work of a load with a timeout: it races a timer, so it is not worth

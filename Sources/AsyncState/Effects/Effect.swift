@@ -237,18 +237,20 @@ public struct Effect<Action> {
             mapped = .none
         case .run(let run):
             let body = run._body
-            mapped = .run(.init(cancelID: run._cancelID) { send in
-                try await body(Send { send(transform($0)) })
-            })
+            mapped = .run(
+                .init(cancelID: run._cancelID) { send in
+                    try await body(Send { send(transform($0)) })
+                })
         case .load(let load):
             let started = load._started
             let work = load._work
-            mapped = .load(.init(
-                cancelID: load._cancelID,
-                cancelsWhenSuperseded: load._cancelsWhenSuperseded,
-                started: { transform(started($0)) },
-                work: { transform(await work($0)) }
-            ))
+            mapped = .load(
+                .init(
+                    cancelID: load._cancelID,
+                    cancelsWhenSuperseded: load._cancelsWhenSuperseded,
+                    started: { transform(started($0)) },
+                    work: { transform(await work($0)) }
+                ))
         case .merge(let effects):
             mapped = .merge(effects.map { $0.map(transform) })
         case .concatenate(let effects, let cancelID):

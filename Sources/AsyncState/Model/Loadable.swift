@@ -170,13 +170,15 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
 extension Loadable: CustomReflectable {
     /// The public fields, under their public names, for dumps and snapshots.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "state": state as Any,
-            "value": value as Any,
-            "settledState": settledState as Any,
-            "inFlightID": inFlightID as Any,
-            "newestID": newestID as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "state": state as Any,
+                "value": value as Any,
+                "settledState": settledState as Any,
+                "inFlightID": inFlightID as Any,
+                "newestID": newestID as Any,
+            ], displayStyle: .struct)
     }
 }
 

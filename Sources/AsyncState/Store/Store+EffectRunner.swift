@@ -13,34 +13,38 @@ extension Store {
         case .merge(let effects):
             for effect in effects { start(effect, into: &started) }
         case .concatenate(let effects, let cancelID):
-            started.append(launch(makeEffectToken(), cancelID: cancelID) { store in
-                for effect in effects {
-                    guard !Task.isCancelled, let store = store() else { return }
-                    await store.runToCompletion(effect)
-                }
-            })
+            started.append(
+                launch(makeEffectToken(), cancelID: cancelID) { store in
+                    for effect in effects {
+                        guard !Task.isCancelled, let store = store() else { return }
+                        await store.runToCompletion(effect)
+                    }
+                })
         case .run(let run):
             let send = Send<Action> { [weak self] in self?.send($0) }
-            started.append(launch(makeEffectToken(), cancelID: run._cancelID) { store in
-                do {
-                    try await run._body(send)
-                } catch is CancellationError {
-                } catch {
-                    store()?.onIssue("An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
-                }
-            })
+            started.append(
+                launch(makeEffectToken(), cancelID: run._cancelID) { store in
+                    do {
+                        try await run._body(send)
+                    } catch is CancellationError {
+                    } catch {
+                        store()?.onIssue(
+                            "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
+                    }
+                })
         case .load(let load):
             let id = _nextLoadID
             _nextLoadID = id.next
             _queue.append(load._started(id))
             let token = makeEffectToken()
             _loads[id] = RunningLoad(token: token, cancelsWhenSuperseded: load._cancelsWhenSuperseded)
-            started.append(launch(token, cancelID: load._cancelID) { store in
-                let result = await load._work(id)
-                guard let store = store() else { return }
-                store._loads[id] = nil
-                store.send(result)
-            })
+            started.append(
+                launch(token, cancelID: load._cancelID) { store in
+                    let result = await load._work(id)
+                    guard let store = store() else { return }
+                    store._loads[id] = nil
+                    store.send(result)
+                })
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelLoad(let id, let force):

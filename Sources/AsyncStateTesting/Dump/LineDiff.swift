@@ -37,8 +37,9 @@ enum LineDiff {
 
     /// The diff as text, with `context` unchanged lines kept around each change.
     static func render(from old: String, to new: String, context: Int = 3) -> String {
-        let diff = lines(from: old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-                         to: new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        let diff = lines(
+            from: old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+            to: new.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         let changed = diff.indices.filter { if case .same = diff[$0] { false } else { true } }
         var keep = Set<Int>()
         for index in changed {

@@ -80,7 +80,8 @@ struct SnapshotFile {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else {
             if mode == .never {
-                return "No snapshot \"\(name)\" at \(path). Record mode is 'never' (from the call, \(SnapshotRecordMode.environmentVariable), or CI being set), so nothing is recorded: run the test locally to record it, and commit the file."
+                return
+                    "No snapshot \"\(name)\" at \(path). Record mode is 'never' (from the call, \(SnapshotRecordMode.environmentVariable), or CI being set), so nothing is recorded: run the test locally to record it, and commit the file."
             }
             return write(actual) ?? "Recorded snapshot \"\(name)\" at \(path). It did not exist; check it in and run the test again."
         }
@@ -142,8 +143,9 @@ struct SnapshotFile {
     static func firstDifference(_ expected: String, _ actual: String) -> String {
         let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let index = zip(old, new).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
-            ?? (old.count != new.count ? min(old.count, new.count) : nil)
+        guard
+            let index = zip(old, new).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+                ?? (old.count != new.count ? min(old.count, new.count) : nil)
         else { return "" }
         let lines = index < new.count ? new : old
         let step = lines[...min(index, lines.count - 1)].reversed().lazy

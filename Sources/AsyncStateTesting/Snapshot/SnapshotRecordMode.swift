@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// When a snapshot assertion writes the snapshot file — the conventions of
@@ -33,7 +33,8 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable {
     /// The same decision as ``current``, reading variables from `environment`.
     static func resolve(environment: (String) -> String?) -> SnapshotRecordMode {
         if let value = environment(environmentVariable),
-           let mode = SnapshotRecordMode(rawValue: value.lowercased()) {
+            let mode = SnapshotRecordMode(rawValue: value.lowercased())
+        {
             return mode
         }
         if let ci = environment("CI"), !ci.isEmpty, ci.lowercased() != "false", ci != "0" {

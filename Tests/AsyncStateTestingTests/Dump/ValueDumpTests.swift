@@ -1,5 +1,6 @@
-import Testing
 import AsyncState
+import Testing
+
 @testable import AsyncStateTesting
 
 @Suite("String(dumping:)")
@@ -10,31 +11,39 @@ struct ValueDumpTests {
     final class Node { var name = "root"; var next: Node? }
     struct Wide { var numbers = Array(0..<30) }
 
-    @Test("values print deterministically", arguments: [
-        (Point(x: 1, y: 2) as any Sendable, "Point(x: 1, y: 2)"),
-        (Line(from: .init(x: 0, y: 0), to: .init(x: 1, y: 1), label: nil), "Line(from: Point(x: 0, y: 0), to: Point(x: 1, y: 1), label: nil)"),
-        (Line(from: .init(x: 0, y: 0), to: .init(x: 1, y: 1), label: "a"), #"Line(from: Point(x: 0, y: 0), to: Point(x: 1, y: 1), label: "a")"#),
-        (Shape.dot, ".dot"),
-        (Shape.circle(radius: 3), ".circle(radius: 3)"),
-        (Shape.segment(.init(x: 0, y: 1), .init(x: 2, y: 3)), ".segment(Point(x: 0, y: 1), Point(x: 2, y: 3))"),
-        (Shape.labelled("s", size: 2), #".labelled("s", size: 2)"#),
-        ([1, 2, 3], "[1, 2, 3]"),
-        ([Int](), "[]"),
-        (["b": 2, "a": 1, "c": 3], #"["a": 1, "b": 2, "c": 3]"#),
-        ([String: Int](), "[:]"),
-        (KeyedStates([("b", 2), ("a", 1)]), #"["b": 2, "a": 1]"#),
-        (KeyedStates<Int, Int>(), "[:]"),
-        (Set([3, 1, 2]), "Set([1, 2, 3])"),
-        (Optional<Int>.none as any Sendable, "nil"),
-        (Optional(5) as any Sendable, "5"),
-        ("quote \"me\"", #""quote \"me\"""#),
-        (LoadID(7), "#7"),
-        (true, "true"),
-        (2.5, "2.5"),
-        ((1, label: "x"), #"(1, label: "x")"#),
-        (AsyncState<Int, Never>.success(value: 3), ".success(value: 3)"),
-        (AnyError(TestFailure.boom), "AnyError(.boom)"),
-    ])
+    @Test(
+        "values print deterministically",
+        arguments: [
+            (Point(x: 1, y: 2) as any Sendable, "Point(x: 1, y: 2)"),
+            (
+                Line(from: .init(x: 0, y: 0), to: .init(x: 1, y: 1), label: nil),
+                "Line(from: Point(x: 0, y: 0), to: Point(x: 1, y: 1), label: nil)"
+            ),
+            (
+                Line(from: .init(x: 0, y: 0), to: .init(x: 1, y: 1), label: "a"),
+                #"Line(from: Point(x: 0, y: 0), to: Point(x: 1, y: 1), label: "a")"#
+            ),
+            (Shape.dot, ".dot"),
+            (Shape.circle(radius: 3), ".circle(radius: 3)"),
+            (Shape.segment(.init(x: 0, y: 1), .init(x: 2, y: 3)), ".segment(Point(x: 0, y: 1), Point(x: 2, y: 3))"),
+            (Shape.labelled("s", size: 2), #".labelled("s", size: 2)"#),
+            ([1, 2, 3], "[1, 2, 3]"),
+            ([Int](), "[]"),
+            (["b": 2, "a": 1, "c": 3], #"["a": 1, "b": 2, "c": 3]"#),
+            ([String: Int](), "[:]"),
+            (KeyedStates([("b", 2), ("a", 1)]), #"["b": 2, "a": 1]"#),
+            (KeyedStates<Int, Int>(), "[:]"),
+            (Set([3, 1, 2]), "Set([1, 2, 3])"),
+            (Optional<Int>.none as any Sendable, "nil"),
+            (Optional(5) as any Sendable, "5"),
+            ("quote \"me\"", #""quote \"me\"""#),
+            (LoadID(7), "#7"),
+            (true, "true"),
+            (2.5, "2.5"),
+            ((1, label: "x"), #"(1, label: "x")"#),
+            (AsyncState<Int, Never>.success(value: 3), ".success(value: 3)"),
+            (AnyError(TestFailure.boom), "AnyError(.boom)"),
+        ])
     func oneLine(value: any Sendable, text: String) {
         #expect(String(dumping: value) == text)
     }
@@ -42,13 +51,14 @@ struct ValueDumpTests {
     @Test("large values break into indented lines")
     func multiline() {
         let line = Line(from: .init(x: 100_000, y: 200_000), to: .init(x: 300_000, y: 400_000), label: "a long enough label")
-        #expect(String(dumping: line) == """
-        Line(
-          from: Point(x: 100000, y: 200000),
-          to: Point(x: 300000, y: 400000),
-          label: "a long enough label",
-        )
-        """)
+        #expect(
+            String(dumping: line) == """
+                Line(
+                  from: Point(x: 100000, y: 200000),
+                  to: Point(x: 300000, y: 400000),
+                  label: "a long enough label",
+                )
+                """)
     }
 
     @Test("classes print without addresses and cycles terminate")
@@ -63,16 +73,17 @@ struct ValueDumpTests {
     @Test("a loadable prints every field")
     func loadable() {
         var resource = Loadable<Int, TestFailure>()
-        resource.apply(.started(LoadID(1)))
-        #expect(String(dumping: resource) == """
-        Loadable<Int, TestFailure>(
-          state: .loading,
-          value: nil,
-          settledState: .notLoaded,
-          inFlightID: #1,
-          newestID: #1,
-        )
-        """)
+        _ = resource.apply(.started(LoadID(1)))
+        #expect(
+            String(dumping: resource) == """
+                Loadable<Int, TestFailure>(
+                  state: .loading,
+                  value: nil,
+                  settledState: .notLoaded,
+                  inFlightID: #1,
+                  newestID: #1,
+                )
+                """)
     }
 }
 
@@ -86,17 +97,18 @@ struct FieldChangeTests {
     func changes() {
         var profile = Loadable<Int, TestFailure>()
         let before = State(title: "a", tags: ["x"], scores: ["k": 1], profile: profile)
-        profile.apply(.started(LoadID(1)))
+        _ = profile.apply(.started(LoadID(1)))
         let after = State(title: "b", tags: ["x", "y"], scores: ["k": 2], profile: profile)
-        #expect(FieldList(after).changes(from: FieldList(before)) == [
-            #"title: "a" → "b""#,
-            "tags.count: 1 → 2",
-            #"tags[1]: + "y""#,
-            "scores[\"k\"]: 1 → 2",
-            "profile.state: .notLoaded → .loading",
-            "profile.inFlightID: nil → #1",
-            "profile.newestID: nil → #1",
-        ])
+        #expect(
+            FieldList(after).changes(from: FieldList(before)) == [
+                #"title: "a" → "b""#,
+                "tags.count: 1 → 2",
+                #"tags[1]: + "y""#,
+                "scores[\"k\"]: 1 → 2",
+                "profile.state: .notLoaded → .loading",
+                "profile.inFlightID: nil → #1",
+                "profile.newestID: nil → #1",
+            ])
     }
 
     @Test("removed entries are listed")
@@ -135,18 +147,20 @@ struct LineDiffTests {
 
 @Suite("Record mode")
 struct RecordModeTests {
-    @Test("the mode comes from the variable, then CI, then defaults to missing", arguments: [
-        ([:], SnapshotRecordMode.missing),
-        (["CI": "true"], .never),
-        (["CI": "1"], .never),
-        (["CI": "false"], .missing),
-        (["CI": ""], .missing),
-        (["ASYNCSTATE_RECORD": "all"], .all),
-        (["ASYNCSTATE_RECORD": "FAILED"], .failed),
-        (["ASYNCSTATE_RECORD": "all", "CI": "true"], .all),
-        (["ASYNCSTATE_RECORD": "bogus", "CI": "true"], .never),
-        (["ASYNCSTATE_RECORD": "never"], .never),
-    ] as [([String: String], SnapshotRecordMode)])
+    @Test(
+        "the mode comes from the variable, then CI, then defaults to missing",
+        arguments: [
+            ([:], SnapshotRecordMode.missing),
+            (["CI": "true"], .never),
+            (["CI": "1"], .never),
+            (["CI": "false"], .missing),
+            (["CI": ""], .missing),
+            (["ASYNCSTATE_RECORD": "all"], .all),
+            (["ASYNCSTATE_RECORD": "FAILED"], .failed),
+            (["ASYNCSTATE_RECORD": "all", "CI": "true"], .all),
+            (["ASYNCSTATE_RECORD": "bogus", "CI": "true"], .never),
+            (["ASYNCSTATE_RECORD": "never"], .never),
+        ] as [([String: String], SnapshotRecordMode)])
     func resolve(environment: [String: String], mode: SnapshotRecordMode) {
         #expect(SnapshotRecordMode.resolve(environment: { environment[$0] }) == mode)
     }

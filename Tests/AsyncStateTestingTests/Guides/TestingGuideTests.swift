@@ -47,13 +47,13 @@ struct TestingGuideTests {
         )
 
         store.send(.refresh) { $0.attempts = 1 }
-        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
         store.send(.refresh) { $0.attempts = 2 }
-        await store.receive(.profile(.started(LoadID(2)))) { $0.profile.apply(.started(LoadID(2))) }
-        await store.receive(.profile(.cancelled(LoadID(1))))   // superseded: dropped, no change
+        await store.receive(.profile(.started(LoadID(2)))) { _ = $0.profile.apply(.started(LoadID(2))) }
+        await store.receive(.profile(.cancelled(LoadID(1)))) // superseded: dropped, no change
 
         gates[1].open(with: "new")
-        await store.receive(.profile(.finished(LoadID(2), "new"))) { $0.profile.apply(.finished(LoadID(2), "new")) }
+        await store.receive(.profile(.finished(LoadID(2), "new"))) { _ = $0.profile.apply(.finished(LoadID(2), "new")) }
         await store.finish()
     }
 

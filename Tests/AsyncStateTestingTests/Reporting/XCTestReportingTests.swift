@@ -1,6 +1,6 @@
-import XCTest
 import AsyncState
 import AsyncStateTesting
+import XCTest
 
 /// The test tools under XCTest: failures must reach XCTest, with their message.
 final class XCTestReportingTests: XCTestCase {
@@ -8,17 +8,17 @@ final class XCTestReportingTests: XCTestCase {
     private var isCapturing = false
 
     #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        if isCapturing { captured.append(issue.compactDescription) } else { super.record(issue) }
-    }
-    #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if isCapturing {
-            captured.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        override func record(_ issue: XCTIssue) {
+            if isCapturing { captured.append(issue.compactDescription) } else { super.record(issue) }
         }
-    }
+    #else
+        override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+            if isCapturing {
+                captured.append(description)
+            } else {
+                super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+        }
     #endif
 
     /// Runs `body`, collecting the failures it reports instead of failing this test.
@@ -37,9 +37,9 @@ final class XCTestReportingTests: XCTestCase {
         let reported = await failures {
             let store = TestStore(initialState: ProfileScreen.State(), reducer: ProfileScreen(gates: gates))
             store.send(.refresh)
-            await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+            await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
             gates[0].open(with: "Lee")
-            await store.receive(.profile(.finished(LoadID(1), "Lee"))) { $0.profile.apply(.finished(LoadID(1), "Lee")) }
+            await store.receive(.profile(.finished(LoadID(1), "Lee"))) { _ = $0.profile.apply(.finished(LoadID(1), "Lee")) }
             await store.finish()
         }
         XCTAssertEqual(reported, [])
@@ -52,7 +52,8 @@ final class XCTestReportingTests: XCTestCase {
             store.send(.rename("Settings")) { $0.title = "Setings" }
         }
         XCTAssertEqual(reported.count, 1)
-        XCTAssertTrue(reported.first?.contains("State after send(.rename(\"Settings\")) differs from the expected state") == true, "\(reported)")
+        XCTAssertTrue(
+            reported.first?.contains("State after send(.rename(\"Settings\")) differs from the expected state") == true, "\(reported)")
         XCTAssertTrue(reported.first?.contains("-   title: \"Setings\",\n+   title: \"Settings\",") == true, "\(reported)")
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 /// State sequences of a real feature, compared with the committed files in
 /// `__Snapshots__/FeatureSnapshotTests/`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AsyncStateTesting
 
 @Suite("Snapshot files")
@@ -75,8 +76,10 @@ final class SnapshotFileTests {
     func corrupt() throws {
         try FileManager.default.createDirectory(at: snapshot.url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("garbage".utf8).write(to: snapshot.url)
-        #expect(snapshot.check(recorded, mode: .missing)
-            == "Cannot use snapshot \"refresh flow\" at \(path): it is corrupt: it does not start with \"# AsyncState state sequence\". Delete it and run the test again to record a new one.")
+        #expect(
+            snapshot.check(recorded, mode: .missing)
+                == "Cannot use snapshot \"refresh flow\" at \(path): it is corrupt: it does not start with \"# AsyncState state sequence\". Delete it and run the test again to record a new one."
+        )
     }
 
     @Test("a file that is not UTF-8 fails with its path")
@@ -89,7 +92,9 @@ final class SnapshotFileTests {
     @Test("an unreadable path fails with its path")
     func unreadable() throws {
         try FileManager.default.createDirectory(at: snapshot.url, withIntermediateDirectories: true)
-        #expect(snapshot.check(recorded, mode: .missing)?.hasPrefix("Cannot use snapshot \"refresh flow\" at \(path): it cannot be read") == true)
+        #expect(
+            snapshot.check(recorded, mode: .missing)?.hasPrefix("Cannot use snapshot \"refresh flow\" at \(path): it cannot be read")
+                == true)
     }
 
     @Test("an empty name is refused")
@@ -97,11 +102,13 @@ final class SnapshotFileTests {
         #expect(SnapshotFile(name: "", testFile: testFile).check(recorded, mode: .missing) == "A snapshot needs a non-empty name.")
     }
 
-    @Test("the first difference is located by step", arguments: [
-        ("# h\n\n1. a\n   x\n2. b\n", "# h\n\n1. a\n   y\n2. b\n", ", first at step 1 (line 4)"),
-        ("# h\ninitial: 1\n", "# h\ninitial: 2\n", ", first at line 2 (before the first step)"),
-        ("# h\n\n1. a\n", "# h\n\n1. a\n\n2. b\n", ", first at step 2 (line 5)"),
-    ])
+    @Test(
+        "the first difference is located by step",
+        arguments: [
+            ("# h\n\n1. a\n   x\n2. b\n", "# h\n\n1. a\n   y\n2. b\n", ", first at step 1 (line 4)"),
+            ("# h\ninitial: 1\n", "# h\ninitial: 2\n", ", first at line 2 (before the first step)"),
+            ("# h\n\n1. a\n", "# h\n\n1. a\n\n2. b\n", ", first at step 2 (line 5)"),
+        ])
     func firstDifference(expected: String, actual: String, text: String) {
         #expect(SnapshotFile.firstDifference(expected, actual) == text)
     }

@@ -30,7 +30,9 @@ struct ProfileScreen: Reducer {
             return .load(Action.profile, mapError: { _ in .offline }) { try await gate.wait() }
         case .refreshKeepingEarlier:
             let gate = gates.next()
-            return state.profile.load(Action.profile, overlap: .latestWins(cancellingEarlier: false), mapError: { _ in .offline }) { try await gate.wait() }
+            return state.profile.load(Action.profile, overlap: .latestWins(cancellingEarlier: false), mapError: { _ in .offline }) {
+                try await gate.wait()
+            }
         case .cancel:
             return .cancel(load: state.profile.cancel())
         case .rename(let title):

@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 @Suite("TestStore")
 @MainActor
@@ -16,9 +16,9 @@ struct TestStoreTests {
     func fullLoad() async {
         let (store, gates) = makeStore()
         store.send(.refresh)
-        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
         gates[0].open(with: "Lee")
-        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { $0.profile.apply(.finished(LoadID(1), "Lee")) }
+        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { _ = $0.profile.apply(.finished(LoadID(1), "Lee")) }
         await store.finish()
         #expect(store.state.profile.value == "Lee")
     }
@@ -27,12 +27,12 @@ struct TestStoreTests {
     func race() async {
         let (store, gates) = makeStore()
         store.send(.refresh)
-        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
         store.send(.refresh)
-        await store.receive(.profile(.started(LoadID(2)))) { $0.profile.apply(.started(LoadID(2))) }
-        await store.receive(.profile(.cancelled(LoadID(1))))   // #1 was superseded: dropped, no change
+        await store.receive(.profile(.started(LoadID(2)))) { _ = $0.profile.apply(.started(LoadID(2))) }
+        await store.receive(.profile(.cancelled(LoadID(1)))) // #1 was superseded: dropped, no change
         gates[1].open(with: "B")
-        await store.receive(.profile(.finished(LoadID(2), "B"))) { $0.profile.apply(.finished(LoadID(2), "B")) }
+        await store.receive(.profile(.finished(LoadID(2), "B"))) { _ = $0.profile.apply(.finished(LoadID(2), "B")) }
         await store.finish()
     }
 
@@ -69,10 +69,11 @@ struct TestStoreTests {
         await withKnownIssue {
             await store.receive(.profile(.finished(LoadID(1), "X")))
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(#"Expected to receive .profile(.finished(#1, "X")), but received .profile(.started(#1))"#)
+            issue.comments.map(\.rawValue).joined().contains(
+                #"Expected to receive .profile(.finished(#1, "X")), but received .profile(.started(#1))"#)
         }
         gates[0].open(with: "X")
-        await store.receive(.profile(.finished(LoadID(1), "X"))) { $0.profile.apply(.finished(LoadID(1), "X")) }
+        await store.receive(.profile(.finished(LoadID(1), "X"))) { _ = $0.profile.apply(.finished(LoadID(1), "X")) }
         await store.finish()
     }
 
@@ -92,7 +93,7 @@ struct TestStoreTests {
         let (store, gates) = makeStore()
         store.timeout = .milliseconds(20)
         store.send(.refresh)
-        await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+        await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
         await withKnownIssue {
             await store.finish()
         } matching: { issue in
@@ -154,9 +155,9 @@ struct TestStoreTests {
         for _ in 0..<2 {
             let (store, gates) = makeStore()
             store.send(.refresh)
-            await store.receive(.profile(.started(LoadID(1)))) { $0.profile.apply(.started(LoadID(1))) }
+            await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
             gates[0].open(with: "x")
-            await store.receive(.profile(.finished(LoadID(1), "x"))) { $0.profile.apply(.finished(LoadID(1), "x")) }
+            await store.receive(.profile(.finished(LoadID(1), "x"))) { _ = $0.profile.apply(.finished(LoadID(1), "x")) }
             await store.finish()
         }
     }
@@ -173,25 +174,31 @@ struct PurityCheckTests {
     @Test("a reducer whose result depends on outside state is reported as impure")
     func impure() {
         let ticker = Ticker()
-        let store = TestStore(initialState: 0, reducer: Reduce<Int, Int> { state, _ in
-            ticker.count += 1
-            state = ticker.count
-            return .none
-        }, checksPurity: true)
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { state, _ in
+                ticker.count += 1
+                state = ticker.count
+                return .none
+            }, checksPurity: true)
         withKnownIssue {
             store.send(1) { $0 = 2 }
         } matching: { issue in
             issue.comments.map(\.rawValue).joined()
-                .contains("The reducer is not pure: the same state and action 1 gave different states on two runs (- first run, + second run):\n- 1\n+ 2")
+                .contains(
+                    "The reducer is not pure: the same state and action 1 gave different states on two runs (- first run, + second run):\n- 1\n+ 2"
+                )
         }
     }
 
     @Test("a pure reducer passes the check")
     func pure() async {
-        let store = TestStore(initialState: 0, reducer: Reduce<Int, Int> { state, action in
-            state += action
-            return .none
-        }, checksPurity: true)
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { state, action in
+                state += action
+                return .none
+            }, checksPurity: true)
         store.send(2) { $0 = 2 }
         await store.finish()
     }
@@ -208,7 +215,7 @@ struct TestStoreSkipTests {
         store.skipReceivedActions()
         #expect(store.state.profile.state == .loading)
         gates[0].open(with: "Lee")
-        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { $0.profile.apply(.finished(LoadID(1), "Lee")) }
+        await store.receive(.profile(.finished(LoadID(1), "Lee"))) { _ = $0.profile.apply(.finished(LoadID(1), "Lee")) }
         await store.finish()
     }
 }

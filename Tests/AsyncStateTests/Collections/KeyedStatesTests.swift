@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AsyncState
 
 @Suite("KeyedStates")
@@ -24,11 +25,13 @@ struct KeyedStatesTests {
         #expect(rows.index(forKey: 0)?.offset == 1)
     }
 
-    @Test("a repeated key keeps its first position and its last value", arguments: [
-        ([(1, "a"), (2, "b"), (1, "c")], [1, 2], ["c", "b"]),
-        ([(5, "x"), (5, "y"), (5, "z")], [5], ["z"]),
-        ([], [], []),
-    ] as [([(Int, String)], [Int], [String])])
+    @Test(
+        "a repeated key keeps its first position and its last value",
+        arguments: [
+            ([(1, "a"), (2, "b"), (1, "c")], [1, 2], ["c", "b"]),
+            ([(5, "x"), (5, "y"), (5, "z")], [5], ["z"]),
+            ([], [], []),
+        ] as [([(Int, String)], [Int], [String])])
     func duplicates(pairs: [(Int, String)], keys: [Int], values: [String]) {
         let rows = KeyedStates(pairs)
         #expect(rows.keys == keys)
@@ -147,13 +150,15 @@ struct KeyedStatesTests {
     /// is deterministic. A random hash gives a longest probe of 15–30 slots
     /// for 4,096 keys in 8,192 slots (SplitMix64 measured so); a hash that let
     /// these keys share slots would give hundreds.
-    @Test("awkward integer key sets spread over the table", arguments: [
-        ("sequential", (0..<4_096).map { $0 }),
-        ("multiples of 1024", (0..<4_096).map { $0 << 10 }),
-        ("multiples of 2^32", (0..<4_096).map { $0 << 32 }),
-        ("high bits only", (0..<4_096).map { Int(bitPattern: UInt($0) << 52) }),
-        ("negative", (0..<4_096).map { -$0 }),
-    ])
+    @Test(
+        "awkward integer key sets spread over the table",
+        arguments: [
+            ("sequential", (0..<4_096).map { $0 }),
+            ("multiples of 1024", (0..<4_096).map { $0 << 10 }),
+            ("multiples of 2^32", (0..<4_096).map { $0 << 32 }),
+            ("high bits only", (0..<4_096).map { Int(bitPattern: UInt($0) << 52) }),
+            ("negative", (0..<4_096).map { -$0 }),
+        ])
     func spread(name: String, keys: [Int]) {
         for seed: UInt64 in [0, 1, 0xDEAD_BEEF, .max] {
             let index = KeyIndex(keys: keys, seed: seed)

@@ -1,7 +1,7 @@
-import Testing
-import Observation
 import AsyncState
 import AsyncStateTesting
+import Observation
+import Testing
 
 @Suite("AsyncValue")
 @MainActor
@@ -77,9 +77,17 @@ struct AsyncValueTests {
         let value = Value()
         let gate = Gate<Int>()
         let calls = ChangeCounter()
-        let first = Task { await value.load { calls.increment(); return try await gate.wait() } }
+        let first = Task {
+            await value.load {
+                calls.increment(); return try await gate.wait()
+            }
+        }
         await gate.waitForArrivals()
-        let second = Task { await value.loadIfNeeded { calls.increment(); return 99 } }
+        let second = Task {
+            await value.loadIfNeeded {
+                calls.increment(); return 99
+            }
+        }
         gate.open(with: 1)
         await first.value
         await second.value
@@ -119,7 +127,9 @@ struct AsyncValueTests {
     func reload() async {
         let value = Value()
         let calls = ChangeCounter()
-        await value.load { calls.increment(); return calls.value }
+        await value.load {
+            calls.increment(); return calls.value
+        }
         await value.reload()
         #expect(value.value == 2)
     }
@@ -157,7 +167,11 @@ struct AsyncValueTests {
         let loading = Task { await value.load { try await gate.wait() } }
         await gate.waitForArrivals()
         let changes = ChangeCounter()
-        withObservationTracking { _ = value.value } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = value.value
+        } onChange: {
+            changes.increment()
+        }
         #expect(changes.value == 0)
         gate.open(with: 4)
         await loading.value

@@ -1,7 +1,7 @@
-import Testing
-import Observation
 import AsyncState
 import AsyncStateTesting
+import Observation
+import Testing
 
 @Suite("OperationTracker")
 @MainActor
@@ -49,9 +49,15 @@ struct OperationTrackerTests {
         let tracker = Tracker()
         let gate = Gate<Int>()
         let calls = ChangeCounter()
-        let first = Task { await tracker.run(.save, overlap: .firstWins) { calls.increment(); return try await gate.wait() } }
+        let first = Task {
+            await tracker.run(.save, overlap: .firstWins) {
+                calls.increment(); return try await gate.wait()
+            }
+        }
         await gate.waitForArrivals()
-        let second = await tracker.run(.save, overlap: .firstWins) { calls.increment(); return 99 }
+        let second = await tracker.run(.save, overlap: .firstWins) {
+            calls.increment(); return 99
+        }
         #expect(second == nil)
         gate.open(with: 1)
         #expect(await first.value == 1)
@@ -105,7 +111,11 @@ struct OperationTrackerTests {
     func observation() async {
         let tracker = Tracker()
         let changes = ChangeCounter()
-        withObservationTracking { _ = tracker.isActive(.save) } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = tracker.isActive(.save)
+        } onChange: {
+            changes.increment()
+        }
         await tracker.run(.save) { 1 }
         #expect(changes.value == 1)
     }

@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 // Every example of the Statable README, ported to AsyncState's API.
 // `@Statable(T.self)` becomes a stored `AsyncValue`; views become functions
@@ -78,11 +78,11 @@ enum Face: Equatable {
 @MainActor
 func face(of store: ItemStore) -> Face {
     if let value = store.items.value {
-        return .content(value, banner: store.items.error)   // also during reload, also after a failure
+        return .content(value, banner: store.items.error) // also during reload, also after a failure
     } else if let error = store.items.error {
-        return .failure(error)                              // only when there is nothing to show
+        return .failure(error) // only when there is nothing to show
     } else {
-        return .skeleton                                    // no answer yet
+        return .skeleton // no answer yet
     }
 }
 

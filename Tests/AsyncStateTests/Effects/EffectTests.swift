@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 @Suite("Effect")
 @MainActor
@@ -53,9 +53,11 @@ struct EffectTests {
     func mergeKeepsDropMark() {
         var loadable = Loadable<Int, Never>()
         let dropped: Effect<Int> = loadable.reduce(.finished(LoadID(1), 1))
-        let store = Store(initialState: 0, reducer: Reduce<Int, Int> { _, _ in
-            .merge(.none, dropped)
-        })
+        let store = Store(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { _, _ in
+                .merge(.none, dropped)
+            })
         var marks: [Bool] = []
         store.observeTransitions { marks.append($0.isDropped) }
         store.send(0)

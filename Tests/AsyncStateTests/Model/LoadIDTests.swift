@@ -1,5 +1,5 @@
-import Testing
 import AsyncState
+import Testing
 
 @Suite("LoadID")
 struct LoadIDTests {
@@ -15,12 +15,14 @@ struct LoadIDTests {
         #expect(!(LoadID(2) < LoadID(2)))
     }
 
-    @Test("load actions print with their ID", arguments: [
-        (LoadAction<Int, TestError>.started(id(1)), "started(#1)"),
-        (.finished(id(2), 5), "finished(#2, 5)"),
-        (.failed(id(3), .offline), "failed(#3, offline)"),
-        (.cancelled(id(4)), "cancelled(#4)"),
-    ])
+    @Test(
+        "load actions print with their ID",
+        arguments: [
+            (LoadAction<Int, TestError>.started(id(1)), "started(#1)"),
+            (.finished(id(2), 5), "finished(#2, 5)"),
+            (.failed(id(3), .offline), "failed(#3, offline)"),
+            (.cancelled(id(4)), "cancelled(#4)"),
+        ])
     func actionDescription(action: LoadAction<Int, TestError>, text: String) {
         #expect(action.description == text)
         #expect(action.id.description == String(text.split(separator: "(")[1].prefix(2)))

@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateControls
+import Testing
 
 /// For any order in which overlapping loads report back, the newest started
 /// load decides the outcome and nothing stale is ever applied.
@@ -22,11 +22,12 @@ struct LoadableInterleavingTests {
                 let disposition = resource.apply(action)
                 #expect(disposition == (n == loads ? .applied : .dropped), "\(action) in order \(order)")
             }
-            let expected: AsyncState<Int, TestError> = switch outcomes[loads - 1] {
-            case .finish: .success(value: loads)
-            case .fail: .error(error: .offline)
-            case .cancel: initial.state
-            }
+            let expected: AsyncState<Int, TestError> =
+                switch outcomes[loads - 1] {
+                case .finish: .success(value: loads)
+                case .fail: .error(error: .offline)
+                case .cancel: initial.state
+                }
             #expect(resource.state == expected, "outcomes \(outcomes), order \(order)")
             #expect(!resource.isLoading)
         }

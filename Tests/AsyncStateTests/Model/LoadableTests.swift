@@ -1,5 +1,5 @@
-import Testing
 import AsyncState
+import Testing
 
 typealias Resource = Loadable<Int, TestError>
 
@@ -218,7 +218,8 @@ struct LoadableLocalTests {
     @Test("description shows the state and the load in flight")
     func description() {
         #expect(loadable(.started(id(1)), .finished(id(1), 5), .started(id(2))).description == "refreshing(value: 5) (#2 in flight)")
-        #expect(loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .failed(id(2), .offline)).description
-            == "error(error: offline) (last value: 5)")
+        #expect(
+            loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .failed(id(2), .offline)).description
+                == "error(error: offline) (last value: 5)")
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import AsyncState
+import Testing
 
 // The seed README's examples, copied as written minus SwiftUI and Combine
 // (`ObservableObject` and `@Published` dropped, `UUID` replaced by `Int` as
@@ -122,13 +122,15 @@ struct SeedReadmeTests {
         #expect(!model.state.isLoading)
     }
 
-    @Test("the feed view's switch is exhaustive over the five cases", arguments: [
-        (AsyncState<[String], FeedError>.notLoaded, "Nothing loaded yet"),
-        (.loading, "Loading feed..."),
-        (.refreshing(value: ["a"]), "1 items + spinner"),
-        (.success(value: ["a", "b"]), "2 items"),
-        (.error(error: .unreachable), "Could not load feed. unreachable"),
-    ])
+    @Test(
+        "the feed view's switch is exhaustive over the five cases",
+        arguments: [
+            (AsyncState<[String], FeedError>.notLoaded, "Nothing loaded yet"),
+            (.loading, "Loading feed..."),
+            (.refreshing(value: ["a"]), "1 items + spinner"),
+            (.success(value: ["a", "b"]), "2 items"),
+            (.error(error: .unreachable), "Could not load feed. unreachable"),
+        ])
     func feed(state: AsyncState<[String], FeedError>, face: String) {
         #expect(feedFace(state) == face)
     }

@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 /// A parent with a scoped child, keyed loaders per row, and an optional child.
 struct Dashboard: Reducer {
@@ -23,15 +23,26 @@ struct Dashboard: Reducer {
 
     static var reducer: some Reducer<State, Action> {
         Dashboard()
-            .combined(with: Scope(state: \.profile, action: Action.profile, extract: {
-                if case .profile(let load) = $0 { load } else { nil }
-            }) { LoadReducer() })
-            .forEach(\.avatars, action: Action.avatar, extract: {
-                if case .avatar(let row, let load) = $0 { (row, load) } else { nil }
-            }) { LoadReducer() }
-            .ifLet(\.detail, action: Action.detail, extract: {
-                if case .detail(let load) = $0 { load } else { nil }
-            }) { LoadReducer() }
+            .combined(
+                with: Scope(
+                    state: \.profile, action: Action.profile,
+                    extract: {
+                        if case .profile(let load) = $0 { load } else { nil }
+                    }
+                ) { LoadReducer() }
+            )
+            .forEach(
+                \.avatars, action: Action.avatar,
+                extract: {
+                    if case .avatar(let row, let load) = $0 { (row, load) } else { nil }
+                }
+            ) { LoadReducer() }
+            .ifLet(
+                \.detail, action: Action.detail,
+                extract: {
+                    if case .detail(let load) = $0 { load } else { nil }
+                }
+            ) { LoadReducer() }
     }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -60,8 +71,12 @@ struct CompositionTests {
 
     @Test("combined reducers run in order over one state")
     func combined() {
-        let first = Reduce<[String], String> { state, action in state.append("first \(action)"); return .none }
-        let second = Reduce<[String], String> { state, action in state.append("second \(action)"); return .none }
+        let first = Reduce<[String], String> { state, action in
+            state.append("first \(action)"); return .none
+        }
+        let second = Reduce<[String], String> { state, action in
+            state.append("second \(action)"); return .none
+        }
         let store = Store(initialState: [String](), reducer: first.combined(with: second))
         store.send("a")
         #expect(store.state == ["first a", "second a"])
@@ -147,9 +162,12 @@ struct CompositionTests {
             }
         }
         enum Parent: Sendable { case child(Int), other }
-        let reducer = Scope(state: \Int.self, action: Parent.child, extract: {
-            if case .child(let n) = $0 { n } else { nil }
-        }) { Child() }
+        let reducer = Scope(
+            state: \Int.self, action: Parent.child,
+            extract: {
+                if case .child(let n) = $0 { n } else { nil }
+            }
+        ) { Child() }
         let store = Store(initialState: 0, reducer: reducer)
         await store.send(.child(0)).finish()
         #expect(store.state == 1)
@@ -170,9 +188,12 @@ struct Rows: Reducer {
     }
 
     static var reducer: some Reducer<State, Action> {
-        Rows().forEach(\.rows, action: Action.row, extract: {
-            if case .row(let id, let load) = $0 { (id, load) } else { nil }
-        }) { LoadReducer() }
+        Rows().forEach(
+            \.rows, action: Action.row,
+            extract: {
+                if case .row(let id, let load) = $0 { (id, load) } else { nil }
+            }
+        ) { LoadReducer() }
     }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {

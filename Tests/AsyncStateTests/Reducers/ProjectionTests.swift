@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AsyncState
 
 /// `Projection` reaches a child's state through a field offset when the key
@@ -46,9 +47,16 @@ struct ProjectionTests {
     @MainActor
     func scopeThroughComputed() {
         enum Action: Sendable { case set(Int) }
-        let reducer = Scope(state: \Outer.doubled, action: Action.set, extract: {
-            if case .set(let value) = $0 { value } else { nil }
-        }) { Reduce<Int, Int> { state, value in state = value; return .none } }
+        let reducer = Scope(
+            state: \Outer.doubled, action: Action.set,
+            extract: {
+                if case .set(let value) = $0 { value } else { nil }
+            }
+        ) {
+            Reduce<Int, Int> { state, value in
+                state = value; return .none
+            }
+        }
         let store = Store(initialState: Outer(), reducer: reducer)
         store.send(.set(8))
         #expect(store.state.inner.a == 4)

@@ -1,5 +1,5 @@
-import Testing
 import AsyncState
+import Testing
 
 /// Every interleaving of start / finish / fail / cancel for up to four
 /// overlapping loads, from three starting states, through the pure reducer.
@@ -17,7 +17,9 @@ struct ExhaustiveInterleavingTests {
     static let starts: [Start] = [
         Start(name: "not loaded", loadable: Resource(), firstID: 1),
         Start(name: "loaded", loadable: loadable(.started(id(1)), .finished(id(1), 100)), firstID: 2),
-        Start(name: "failed refresh", loadable: loadable(.started(id(1)), .finished(id(1), 100), .started(id(2)), .failed(id(2), .offline)), firstID: 3),
+        Start(
+            name: "failed refresh", loadable: loadable(.started(id(1)), .finished(id(1), 100), .started(id(2)), .failed(id(2), .offline)),
+            firstID: 3),
     ]
 
     /// All orders of 2n events in which load k starts after load k-1 and
@@ -73,9 +75,9 @@ struct ExhaustiveInterleavingTests {
         var resource = start.loadable
         var startedCount = 0
         var seen: Set<Int> = []
-        var newest: Int?                                 // index of the newest started load
-        var newestReported = true                        // whether it has reported
-        var chainSettled = resource.state                // the state to return to on cancel
+        var newest: Int? // index of the newest started load
+        var newestReported = true // whether it has reported
+        var chainSettled = resource.state // the state to return to on cancel
         var lastValue = resource.value
         for k in order {
             let loadID = LoadID(start.firstID + UInt64(k))
@@ -90,11 +92,12 @@ struct ExhaustiveInterleavingTests {
                 guard resource.state == expected else { return "after start \(k): \(resource.state), expected \(expected)" }
             } else {
                 let before = resource
-                let action: LoadAction<Int, TestError> = switch outcomes[k] {
-                case .finish: .finished(loadID, k)
-                case .fail: .failed(loadID, .offline)
-                case .cancel: .cancelled(loadID)
-                }
+                let action: LoadAction<Int, TestError> =
+                    switch outcomes[k] {
+                    case .finish: .finished(loadID, k)
+                    case .fail: .failed(loadID, .offline)
+                    case .cancel: .cancelled(loadID)
+                    }
                 let shouldApply = k == newest && !newestReported
                 let disposition = resource.apply(action)
                 guard disposition == (shouldApply ? .applied : .dropped) else {
@@ -110,7 +113,9 @@ struct ExhaustiveInterleavingTests {
                     lastValue = k
                     guard resource.state == .success(value: k) else { return "finish applied as \(resource.state)" }
                 case .fail:
-                    guard resource.state == .error(error: .offline), resource.value == lastValue else { return "fail applied as \(resource.state)" }
+                    guard resource.state == .error(error: .offline), resource.value == lastValue else {
+                        return "fail applied as \(resource.state)"
+                    }
                 case .cancel:
                     guard resource.state == chainSettled else { return "cancel returned to \(resource.state), expected \(chainSettled)" }
                     if resource.state.isError, !chainSettled.isError { return "cancellation produced an error" }
@@ -122,11 +127,12 @@ struct ExhaustiveInterleavingTests {
         }
         guard !resource.isLoading, !resource.state.isLoading else { return "still loading with nothing in flight" }
         let last = order.count / 2 - 1
-        let expected: AsyncState<Int, TestError> = switch outcomes[last] {
-        case .finish: .success(value: last)
-        case .fail: .error(error: .offline)
-        case .cancel: chainSettled
-        }
+        let expected: AsyncState<Int, TestError> =
+            switch outcomes[last] {
+            case .finish: .success(value: last)
+            case .fail: .error(error: .offline)
+            case .cancel: chainSettled
+            }
         return resource.state == expected ? nil : "final state \(resource.state), expected \(expected)"
     }
 }

@@ -1,17 +1,19 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 /// Misuse and bad input: each has a defined outcome and a clear message, never a crash.
 @Suite("Reliability: misuse")
 @MainActor
 struct MisuseTests {
-    @Test("results for unknown, older or already settled loads are dropped and reported as stale", arguments: [
-        LoadAction<Int, TestError>.finished(LoadID(99), 1),     // never started
-        .failed(LoadID(1), .offline),                             // older than the load in flight
-        .cancelled(LoadID(1)),
-        .started(LoadID(1)),                                      // an ID already seen
-    ])
+    @Test(
+        "results for unknown, older or already settled loads are dropped and reported as stale",
+        arguments: [
+            LoadAction<Int, TestError>.finished(LoadID(99), 1), // never started
+            .failed(LoadID(1), .offline), // older than the load in flight
+            .cancelled(LoadID(1)),
+            .started(LoadID(1)), // an ID already seen
+        ])
     func staleThroughStore(action: LoadAction<Int, TestError>) async {
         let (store, log) = makeProfileStore()
         let first = Gate<Int>(), second = Gate<Int>()
@@ -45,7 +47,7 @@ struct MisuseTests {
         let box = StoreBox()
         let reducer = Reduce<[String], String> { state, action in
             state.append(action)
-            if action == "outer" { box.store?.send("inner") }     // misuse: a reducer with a side effect
+            if action == "outer" { box.store?.send("inner") } // misuse: a reducer with a side effect
             return .none
         }
         let store = Store(initialState: [String](), reducer: reducer)
@@ -55,17 +57,20 @@ struct MisuseTests {
         store.send("outer")
         store.send("next")
         #expect(store.state == ["outer", "inner", "next"])
-        #expect(issues == [
-            "send(inner) was called from inside a reducer. Reducers must be pure: return an effect instead. The action is queued and runs after the current one.",
-        ])
+        #expect(
+            issues == [
+                "send(inner) was called from inside a reducer. Reducers must be pure: return an effect instead. The action is queued and runs after the current one."
+            ])
     }
 
     @Test("send from a transition observer is queued without an issue")
     func sendFromObserver() {
-        let store = Store(initialState: [String](), reducer: Reduce<[String], String> { state, action in
-            state.append(action)
-            return .none
-        })
+        let store = Store(
+            initialState: [String](),
+            reducer: Reduce<[String], String> { state, action in
+                state.append(action)
+                return .none
+            })
         var issues: [String] = []
         store.onIssue = { issues.append($0) }
         store.observeTransitions { [weak store] in if $0.action == "a" { store?.send("b") } }
@@ -77,24 +82,28 @@ struct MisuseTests {
     @Test("an error the mapping does not expect still becomes the mapping's failure, never a crash")
     func unexpectedError() async {
         struct Surprise: Error {}
-        let store = Store(initialState: Loadable<Int, String>(), reducer: Reduce<Loadable<Int, String>, LoadAction<Int, String>?> { state, action in
-            guard let action else {
-                return .load({ $0 }, mapError: { error in (error as? TestError).map { "known: \($0)" } ?? "unexpected: \(error)" }) {
-                    throw Surprise()
+        let store = Store(
+            initialState: Loadable<Int, String>(),
+            reducer: Reduce<Loadable<Int, String>, LoadAction<Int, String>?> { state, action in
+                guard let action else {
+                    return .load({ $0 }, mapError: { error in (error as? TestError).map { "known: \($0)" } ?? "unexpected: \(error)" }) {
+                        throw Surprise()
+                    }
                 }
-            }
-            return state.reduce(action)
-        })
+                return state.reduce(action)
+            })
         await store.send(nil).finish()
         #expect(store.state.state == .error(error: "unexpected: Surprise()"))
     }
 
     @Test("a Failure that is not an Error works through mapError")
     func nonErrorFailure() async {
-        let store = Store(initialState: Loadable<Int, String>(), reducer: Reduce<Loadable<Int, String>, LoadAction<Int, String>?> { state, action in
-            guard let action else { return .load({ $0 }, mapError: { _ in "offline" }) { 42 } }
-            return state.reduce(action)
-        })
+        let store = Store(
+            initialState: Loadable<Int, String>(),
+            reducer: Reduce<Loadable<Int, String>, LoadAction<Int, String>?> { state, action in
+                guard let action else { return .load({ $0 }, mapError: { _ in "offline" }) { 42 } }
+                return state.reduce(action)
+            })
         await store.send(nil).finish()
         #expect(store.state.state == .success(value: 42))
     }
@@ -213,7 +222,11 @@ struct LeakTests {
     func observerCycle() {
         weak var weakStore: Store<Int, Int>?
         do {
-            let store = Store(initialState: 0, reducer: Reduce<Int, Int> { state, action in state += action; return .none })
+            let store = Store(
+                initialState: 0,
+                reducer: Reduce<Int, Int> { state, action in
+                    state += action; return .none
+                })
             store.observeTransitions { [weak store] _ in _ = store?.runningEffectCount }
             store.send(1)
             weakStore = store

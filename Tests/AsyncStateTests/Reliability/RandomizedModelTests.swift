@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import AsyncState
 import AsyncStateControls
+import Foundation
+import Testing
 
 /// Random sequences of loads, reports, resets and local updates over several
 /// keyed resources, checked step by step against a small reference model.
@@ -40,7 +40,7 @@ struct RandomizedModelTests {
             case .error(let error)?:
                 state = .error(error: error)
                 returnTo = state
-            default:                                    // cancelled
+            default: // cancelled
                 state = returnTo
             }
             return true
@@ -94,54 +94,60 @@ struct RandomizedModelTests {
             var expectedApplied: Bool?
             var actualApplied: Bool?
             switch roll {
-            case 0..<30:                                                 // a new load
+            case 0..<30: // a new load
                 let id = nextID
                 nextID += 1
                 started[key].append(id)
                 log.append("k\(key) start #\(id)")
                 expectedApplied = models[key].start(id)
                 actualApplied = resources[key].apply(.started(LoadID(id))) == .applied
-            case 30..<33:                                                // a stale or repeated start
+            case 30..<33: // a stale or repeated start
                 let id = started[key].randomElement(using: &random) ?? 0
                 log.append("k\(key) restart #\(id)")
                 expectedApplied = models[key].start(id)
                 actualApplied = resources[key].apply(.started(LoadID(id))) == .applied
-            case 33..<85:                                                // a report, for any ID
-                let id: UInt64 = Bool.random(using: &random) || started[key].isEmpty
+            case 33..<85: // a report, for any ID
+                let id: UInt64 =
+                    Bool.random(using: &random) || started[key].isEmpty
                     ? UInt64.random(in: 0...(nextID + 1), using: &random)
                     : started[key].randomElement(using: &random)!
                 let value = Int.random(in: 0..<1_000, using: &random)
-                let (action, outcome): (LoadAction<Int, TestError>, AsyncState<Int, TestError>?) = switch Int.random(in: 0..<3, using: &random) {
-                case 0: (.finished(LoadID(id), value), .success(value: value))
-                case 1: (.failed(LoadID(id), .timedOut), .error(error: .timedOut))
-                default: (.cancelled(LoadID(id)), nil)
-                }
+                let (action, outcome): (LoadAction<Int, TestError>, AsyncState<Int, TestError>?) =
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: (.finished(LoadID(id), value), .success(value: value))
+                    case 1: (.failed(LoadID(id), .timedOut), .error(error: .timedOut))
+                    default: (.cancelled(LoadID(id)), nil)
+                    }
                 log.append("k\(key) \(action)")
                 expectedApplied = models[key].report(id, outcome)
                 actualApplied = resources[key].apply(action) == .applied
-            case 85..<90:                                                // cancel() the load in flight
+            case 85..<90: // cancel() the load in flight
                 log.append("k\(key) cancel()")
                 let pending = models[key].pending
                 if let pending { _ = models[key].report(pending, nil) }
                 let cancelled = resources[key].cancel()
-                if cancelled.map(\.rawValue) != pending { return "cancel() returned \(String(describing: cancelled)), expected \(String(describing: pending))\n" + log.joined(separator: "\n") }
-            case 90..<95:                                                // reset
+                if cancelled.map(\.rawValue) != pending {
+                    return "cancel() returned \(String(describing: cancelled)), expected \(String(describing: pending))\n"
+                        + log.joined(separator: "\n")
+                }
+            case 90..<95: // reset
                 log.append("k\(key) reset()")
                 models[key].reset()
                 resources[key].reset()
-            default:                                                     // a local value
+            default: // a local value
                 let value = Int.random(in: 0..<1_000, using: &random)
                 log.append("k\(key) setValue(\(value))")
                 models[key].setLocally(value)
                 resources[key].setValue(value)
             }
             if expectedApplied != actualApplied {
-                return "applied \(String(describing: actualApplied)), model says \(String(describing: expectedApplied))\n" + log.joined(separator: "\n")
+                return "applied \(String(describing: actualApplied)), model says \(String(describing: expectedApplied))\n"
+                    + log.joined(separator: "\n")
             }
             for k in 0..<keys {
                 let (resource, model) = (resources[k], models[k])
                 guard resource.state == model.state, resource.value == model.lastValue,
-                      resource.inFlightID?.rawValue == model.pending, resource.settledState == model.returnTo
+                    resource.inFlightID?.rawValue == model.pending, resource.settledState == model.returnTo
                 else {
                     return "key \(k): \(resource) differs from the model \(model)\n" + log.joined(separator: "\n")
                 }

@@ -1,6 +1,6 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 @Suite("Store: loads")
 @MainActor

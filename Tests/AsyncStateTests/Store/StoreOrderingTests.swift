@@ -1,7 +1,7 @@
-import Testing
-import Observation
 import AsyncState
 import AsyncStateTesting
+import Observation
+import Testing
 
 /// A counter whose actions the tests can trace.
 struct Tally: Reducer {
@@ -121,7 +121,11 @@ struct StoreOrderingTests {
         let store = Store(initialState: [Int](), reducer: Tally())
         let changes = ChangeCounter()
         func track() {
-            withObservationTracking { _ = store.state } onChange: { changes.increment() }
+            withObservationTracking {
+                _ = store.state
+            } onChange: {
+                changes.increment()
+            }
         }
         track()
         store.send(.add(1))
@@ -137,7 +141,11 @@ struct StoreOrderingTests {
     func observationThroughMember() {
         let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature())
         let changes = ChangeCounter()
-        withObservationTracking { _ = store.profile } onChange: { changes.increment() }
+        withObservationTracking {
+            _ = store.profile
+        } onChange: {
+            changes.increment()
+        }
         store.send(.loadFailing(.offline))
         #expect(changes.value == 1)
     }

@@ -1,13 +1,15 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
 
 @Suite("Store: stress")
 @MainActor
 struct StoreStressTests {
-    @Test("10,000 overlapping loads finishing in shuffled order: the last started wins", arguments: [
-        OverlapPolicy.latestWins(cancellingEarlier: false), .latestWins,
-    ])
+    @Test(
+        "10,000 overlapping loads finishing in shuffled order: the last started wins",
+        arguments: [
+            OverlapPolicy.latestWins(cancellingEarlier: false), .latestWins,
+        ])
     func overlappingLoads(policy: OverlapPolicy) async {
         let count = 10_000
         let (store, log) = makeProfileStore()

@@ -79,7 +79,8 @@ final class TransitionLog<State, Action> {
 }
 
 @MainActor
-func makeProfileStore() -> (Store<ProfileFeature.State, ProfileFeature.Action>, TransitionLog<ProfileFeature.State, ProfileFeature.Action>) {
+func makeProfileStore() -> (Store<ProfileFeature.State, ProfileFeature.Action>, TransitionLog<ProfileFeature.State, ProfileFeature.Action>)
+{
     let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature())
     let log = TransitionLog(store) { "\($0.profile)" }
     return (store, log)

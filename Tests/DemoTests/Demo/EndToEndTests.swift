@@ -32,7 +32,9 @@ struct EndToEndTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test("the executable was built")
@@ -72,9 +74,11 @@ struct EndToEndTests {
         #expect(first.stdout == second.stdout)
     }
 
-    @Test("bad arguments print a message and the usage on stderr and exit 2", arguments: [
-        ["--bogus"], ["--latency", "-5"], ["--failure-rate", "2"], ["nowhere"], ["--seed"],
-    ])
+    @Test(
+        "bad arguments print a message and the usage on stderr and exit 2",
+        arguments: [
+            ["--bogus"], ["--latency", "-5"], ["--failure-rate", "2"], ["nowhere"], ["--seed"],
+        ])
     func badArguments(arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)

@@ -1,6 +1,7 @@
-import Testing
 import AsyncState
 import AsyncStateTesting
+import Testing
+
 @testable import asyncstate_demo
 
 /// The demo's scenarios, played silently in simulated time.
@@ -34,7 +35,8 @@ struct ScenarioSnapshotTests {
     @Test("cancel returns to the value shown before the reload, never an error")
     func cancelReturns() async {
         let timeline = await Scenario.cancel.run(quietPlayer(), Settings())
-        #expect(timeline.entries.contains { $0.action == "cancelTapped" && $0.state == #"profile: success(value: "Lee Wong · Singapore")"# })
+        #expect(
+            timeline.entries.contains { $0.action == "cancelTapped" && $0.state == #"profile: success(value: "Lee Wong · Singapore")"# })
         #expect(!timeline.entries.contains { $0.state.contains("error") })
     }
 

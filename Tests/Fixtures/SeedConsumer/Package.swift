@@ -9,15 +9,15 @@ let package = Package(
     dependencies: [
         // `.ci/run` places this package beside a link named `AsyncState` that points
         // at the checkout, because a path dependency is known by its folder name.
-        .package(path: "../AsyncState"),
+        .package(path: "../AsyncState")
     ],
     targets: [
         .target(
             name: "SeedConsumer",
             dependencies: [
-                .product(name: "AsyncState", package: "AsyncState"),
+                .product(name: "AsyncState", package: "AsyncState")
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

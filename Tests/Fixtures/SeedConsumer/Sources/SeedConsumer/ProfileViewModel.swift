@@ -67,7 +67,7 @@ final class ArticleListViewModel {
         try await Task.sleep(for: .milliseconds(500))
         return [
             Article(id: UUID(), title: "Shipping Swift Features with Confidence"),
-            Article(id: UUID(), title: "Designing Better Loading States")
+            Article(id: UUID(), title: "Designing Better Loading States"),
         ]
     }
 }
