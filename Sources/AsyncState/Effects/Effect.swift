@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// case .refresh:
-///     return .load(Action.feed) { try await api.fetchFeed() }
+///     return .load(Action.feed, operation: api.fetchFeed)
 /// case .queryChanged(let query):
 ///     return .run { send in send(.results(await search(query))) }
 ///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
