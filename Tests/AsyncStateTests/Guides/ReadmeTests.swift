@@ -54,11 +54,11 @@ enum Readme {
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
             switch action {
             case .refresh:
-                return .load(Action.profile, operation: api.user)  // typed throws → APIError
+                return .load(Action.profile, operation: api.user) // typed throws → APIError
             case .cancel:
-                return .cancel(load: state.profile.cancel())  // back to the previous value now
+                return .cancel(load: state.profile.cancel()) // back to the previous value now
             case .profile(let load):
-                return state.profile.reduce(load)  // drops stale results, cancels superseded work
+                return state.profile.reduce(load) // drops stale results, cancels superseded work
             }
         }
     }
@@ -104,10 +104,10 @@ private typealias Profile = Readme.Profile
 struct ReadmeTests {
     @Test func theValueModel() {
         var state: AsyncState<[String], FeedError> = .notLoaded
-        state.startLoading()  // .loading
-        state.setValue(["a", "b"])  // .success(value: ["a", "b"])
-        state.startLoading()  // .refreshing(value: ["a", "b"]) — the old value stays on screen
-        state.stopLoading()  // .success(value: ["a", "b"])
+        state.startLoading() // .loading
+        state.setValue(["a", "b"]) // .success(value: ["a", "b"])
+        state.startLoading() // .refreshing(value: ["a", "b"]) — the old value stays on screen
+        state.stopLoading() // .success(value: ["a", "b"])
 
         #expect(state == .success(value: ["a", "b"]))
         state.startLoading()
@@ -116,10 +116,10 @@ struct ReadmeTests {
 
     @Test func loadableDropsTheOlderResult() {
         var profile = Loadable<String, LoadError>()
-        _ = profile.apply(.started(LoadID(1)))  // .loading
-        _ = profile.apply(.started(LoadID(2)))  // #1 is superseded
-        _ = profile.apply(.finished(LoadID(2), "Lee"))  // .success(value: "Lee")
-        let late = profile.apply(.finished(LoadID(1), "Old"))  // .dropped — never shown
+        _ = profile.apply(.started(LoadID(1))) // .loading
+        _ = profile.apply(.started(LoadID(2))) // #1 is superseded
+        _ = profile.apply(.finished(LoadID(2), "Lee")) // .success(value: "Lee")
+        let late = profile.apply(.finished(LoadID(1), "Old")) // .dropped — never shown
 
         #expect(late == .dropped)
         #expect(profile.state == .success(value: "Lee"))
@@ -128,7 +128,7 @@ struct ReadmeTests {
     @Test func aStoreRunsTheFeature() async {
         let store = Store(initialState: Profile.State(), reducer: Profile(api: .live))
         await store.send(.refresh).finish()
-        let user = store.profile.value  // the user
+        let user = store.profile.value // the user
 
         #expect(user == .lee)
     }
@@ -178,8 +178,8 @@ struct ReadmeTests {
 
         store.send(.refresh)
         await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
-        gate.open(with: .lee)  // the test decides when the load answers
+        gate.open(with: .lee) // the test decides when the load answers
         await store.receive(.profile(.finished(LoadID(1), .lee))) { _ = $0.profile.apply(.finished(LoadID(1), .lee)) }
-        await store.finish()  // fails if anything is unreceived or still running
+        await store.finish() // fails if anything is unreceived or still running
     }
 }
