@@ -16,10 +16,10 @@
 ///
 /// ```swift
 /// var profile = Loadable<String, LoadError>()
-/// profile.apply(.started(LoadID(1)))          // state: .loading
-/// profile.apply(.started(LoadID(2)))          // #1 is superseded
-/// profile.apply(.finished(LoadID(2), "Lee"))  // state: .success(value: "Lee")
-/// profile.apply(.finished(LoadID(1), "Old"))  // .dropped
+/// _ = profile.apply(.started(LoadID(1)))                 // state: .loading
+/// _ = profile.apply(.started(LoadID(2)))                 // #1 is superseded
+/// _ = profile.apply(.finished(LoadID(2), "Lee"))         // state: .success(value: "Lee")
+/// let late = profile.apply(.finished(LoadID(1), "Old"))  // .dropped
 /// ```
 public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     // Stored as internal, `@usableFromInline` properties so `apply(_:)` can be

@@ -6,7 +6,7 @@ import Observation
 /// ```swift
 /// let store = Store(initialState: Profile.State(), reducer: Profile(api: api))
 /// await store.send(.refresh).finish()
-/// print(store.state.profile)
+/// let profile = store.state.profile   // or `store.profile`
 /// ```
 ///
 /// **State** is read-only from outside; ``send(_:)`` is the only way to change it.
