@@ -6,7 +6,7 @@ import Foundation
 /// `__Snapshots__/<TestFile>/<name>.txt`.
 ///
 /// ```swift
-/// @Test func refreshKeepsContent() async {
+/// @Test @MainActor func refreshKeepsContent() async {
 ///     let store = Store(initialState: Feed.State(), reducer: Feed(api: .fixed))
 ///     await assertStateSequence(of: store, named: "refresh") {
 ///         await store.send(.refresh).finish()

@@ -5,7 +5,7 @@ import AsyncState
 /// nothing is left running at the end.
 ///
 /// ```swift
-/// @Test func refresh() async {
+/// @Test @MainActor func refresh() async {
 ///     let gate = Gate<Profile>()
 ///     let store = TestStore(initialState: Feature.State(), reducer: Feature(fetch: { try await gate.wait() }))
 ///     store.send(.refresh)
