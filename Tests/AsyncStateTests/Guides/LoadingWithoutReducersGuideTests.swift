@@ -6,7 +6,8 @@ import Testing
 // The code of the "Loading without reducers" article
 // (Sources/AsyncState/Documentation.docc/LoadingWithoutReducers.md), copied
 // verbatim so the article is known to compile and run. Change both together.
-// `Item`, `ItemOperation` and `api` are the article's unstated dependencies.
+// `Item`, `ItemOperation` and `api` are the article's unstated dependencies;
+// its free function `face(of:)` is a static member of the namespace here.
 
 enum LoadingWithoutReducersGuide {
     struct Item: Equatable, Sendable {
