@@ -51,7 +51,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// The full loadable: state, last value, settled state and load in flight.
     public var loadable: Loadable<Value, Failure> { store.state }
 
-    /// The current state, as an ``AsyncState``.
+    /// The current state, as an ``AsyncState/AsyncState``.
     public var state: AsyncState<Value, Failure> { store.state.state }
 
     /// The last successful value — also while reloading and after a failure.

@@ -8,8 +8,8 @@ import Observation
 ///
 /// let operations = OperationTracker<ItemOperation, AnyError>()
 /// await operations.run(.save) { try await api.save(items) }
-/// operations.isActive(.save)      // false again
-/// operations.error(for: .save)    // the failure, if it failed
+/// let saving = operations.isActive(.save)     // false again
+/// let failure = operations.error(for: .save)  // the failure, if it failed
 /// ```
 ///
 /// Every key is a ``Loadable`` with its own generations, run by the same

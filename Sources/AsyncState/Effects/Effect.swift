@@ -8,9 +8,9 @@
 ///
 /// ```swift
 /// case .refresh:
-///     return .load(Action.feed) { try await api.fetchFeed() }
+///     return .load(Action.feed, operation: api.fetchFeed)
 /// case .queryChanged(let query):
-///     return .run { send in send(.results(await search(query))) }
+///     return .run { send in send(.found(await search(query))) }
 ///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
 /// ```
 public struct Effect<Action> {

@@ -4,8 +4,9 @@ extension Loadable {
     ///
     /// ```swift
     /// case .saveTapped:
+    ///     let draft = state.draft   // the closure runs later: capture a copy, not `state`
     ///     return state.save.load(Action.save, overlap: .firstWins) { () async throws(SaveError) in
-    ///         try await api.save(state.draft)
+    ///         try await api.save(draft)
     ///     }
     /// ```
     ///

@@ -8,7 +8,10 @@
 /// ```swift
 /// case .saveTapped:
 ///     // A double tap while saving starts nothing.
-///     return state.save.load(Action.save, overlap: .firstWins) { try await api.save(draft) }
+///     let draft = state.draft
+///     return state.save.load(Action.save, overlap: .firstWins) { () async throws(SaveError) in
+///         try await api.save(draft)
+///     }
 /// ```
 ///
 /// | policy | the earlier load | the new start |
