@@ -81,7 +81,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     ) async where Failure: Error, Value: SendableMetatype {
         await run(
             overlap,
-            Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
                 await LoadAction.outcome(of: id, operation)
             })
     }
@@ -102,7 +102,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     ) async where Value: SendableMetatype, Failure: Sendable {
         await run(
             overlap,
-            Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
                 await LoadAction.outcome(of: id, operation, mapError: mapError)
             })
     }

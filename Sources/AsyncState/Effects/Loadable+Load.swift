@@ -28,7 +28,7 @@ extension Loadable {
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Error {
         if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
-        return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
+        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
             await LoadAction.outcome(of: id, operation)
         }
     }
@@ -52,7 +52,7 @@ extension Loadable {
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Sendable {
         if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
         let mapError = MainActorFunction(mapError)
-        return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
+        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
             await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
         }
     }

@@ -65,10 +65,10 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
         if case .latestWins = _kind { true } else { false }
     }
 
-    /// Whether a load started under this policy has its work cancelled when a
-    /// newer load supersedes it.
+    /// Whether a load started under this policy cancels the work of the
+    /// earlier load it supersedes.
     @inlinable
-    var cancelsWhenSuperseded: Bool {
+    var cancelsEarlier: Bool {
         if case .latestWins(cancellingEarlier: false) = _kind { false } else { true }
     }
 

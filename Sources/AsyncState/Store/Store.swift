@@ -72,12 +72,12 @@ public final class Store<State, Action>: Observable {
     @usableFromInline
     struct RunningLoad {
         @usableFromInline let _token: Int
-        @usableFromInline let _cancelsWhenSuperseded: Bool
+        @usableFromInline let _cancelsEarlier: Bool
 
         @inlinable
-        init(token: Int, cancelsWhenSuperseded: Bool) {
+        init(token: Int, cancelsEarlier: Bool) {
             self._token = token
-            self._cancelsWhenSuperseded = cancelsWhenSuperseded
+            self._cancelsEarlier = cancelsEarlier
         }
     }
 
