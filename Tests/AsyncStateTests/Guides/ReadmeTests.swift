@@ -177,9 +177,13 @@ struct ReadmeTests {
         let store = TestStore(initialState: Profile.State(), reducer: Profile(api: .waiting(on: gate)))
 
         store.send(.refresh)
-        await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
+        await store.receive(.profile(.started(LoadID(1)))) {
+            $0.profile = Loadable(expecting: .loading, inFlightID: LoadID(1))
+        }
         gate.open(with: .lee) // the test decides when the load answers
-        await store.receive(.profile(.finished(LoadID(1), .lee))) { _ = $0.profile.apply(.finished(LoadID(1), .lee)) }
+        await store.receive(.profile(.finished(LoadID(1), .lee))) {
+            $0.profile = Loadable(expecting: .success(value: .lee), newestID: LoadID(1))
+        }
         await store.finish() // fails if anything is unreceived or still running
     }
 }
