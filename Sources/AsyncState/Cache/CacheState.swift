@@ -136,10 +136,16 @@ extension CacheState: CustomStringConvertible {
     }
 }
 
-extension CacheState: CustomReflectable {
-    /// The entries by key description, for dumps and snapshots.
+extension CacheState.Entry: CustomReflectable {
+    /// The public fields, for dumps and snapshots.
     public var customMirror: Mirror {
-        let sorted = _entries.sorted { "\($0.key)" < "\($1.key)" }
-        return Mirror(self, children: sorted.map { (label: "\($0.key)", value: $0.value as Any) }, displayStyle: .dictionary)
+        Mirror(self, children: ["fresh": fresh as Any, "users": users as Any], displayStyle: .struct)
+    }
+}
+
+extension CacheState: CustomReflectable {
+    /// The entries as key–value pairs, as a dictionary's; dumps sort them by key.
+    public var customMirror: Mirror {
+        Mirror(self, children: _entries.map { (label: nil, value: ($0.key, $0.value) as Any) }, displayStyle: .dictionary)
     }
 }
