@@ -82,7 +82,11 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
     /// registers an observation dependency.
     @inlinable
     public subscript(key: Key) -> Loadable<Value, Failure>? {
-        _store.state.loadable(for: key)
+        // What `Store.state` does, without copying the whole cache state out
+        // of the store first: register the read, then look the key up in place.
+        _store._isPossiblyObserved = true
+        _store._registrar.access(_store, keyPath: _store._stateKeyPath)
+        return _store._currentState.loadable(for: key)
     }
 
     /// How many keys are cached.

@@ -68,7 +68,8 @@ extension FreshLoadable {
         if let inFlightID, !isOvertaken(inFlightID), let overlapping: Effect<Action> = _loadable.effect(overlapping: overlap) {
             return overlapping
         }
-        return Effect.load(embed, clock: clock, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout: timeout, operation: operation)
+        return Effect.load(
+            embed, clock: clock, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout: timeout, operation: operation)
     }
 }
 

@@ -29,7 +29,7 @@ struct CacheFreshnessTests {
         #expect(cache.isStale(7))
         let third = cache.subscribe(7)
         await settle { backend.calls.count == 2 }
-        #expect(cache[7]?.state == .refreshing(value: "v1"))  // the value stays through the reload
+        #expect(cache[7]?.state == .refreshing(value: "v1")) // the value stays through the reload
         _ = (first, second, third)
     }
 
@@ -51,7 +51,7 @@ struct CacheFreshnessTests {
         #expect(cache.invalidate(7))
         backend.answer(7, with: "v2")
         await settle { backend.calls.count == 3 }
-        #expect(cache[7]?.state == .refreshing(value: "v2"))  // v2 shown, and the follow-up in flight
+        #expect(cache[7]?.state == .refreshing(value: "v2")) // v2 shown, and the follow-up in flight
         #expect(cache.isInvalidated(7))
         backend.answer(7, with: "v3")
         await settle { cache[7]?.isLoading == false }
@@ -69,7 +69,7 @@ struct CacheFreshnessTests {
         cache.invalidate(7)
         let second = cache.subscribe(7)
         await settle { backend.calls.count == 3 }
-        #expect(backend.calls[1].gate.observedCancellation)  // superseded: last started wins
+        #expect(backend.calls[1].gate.observedCancellation) // superseded: last started wins
         backend.answer(7, with: "v3")
         await second.loaded()
         #expect(cache[7]?.state == .success(value: "v3"))
@@ -113,9 +113,9 @@ struct CacheFreshnessTests {
         cache.onIssue = { issues.append($0) }
         let (becameActive, continuation) = AsyncThrowingStream<Void, any Error>.makeStream()
         cache.refetchStale(on: becameActive)
-        continuation.yield()  // fresh: nothing
+        continuation.yield() // fresh: nothing
         clock.advance(by: .seconds(30))
-        continuation.yield()  // stale: reloads
+        continuation.yield() // stale: reloads
         await settle { backend.calls.count == 2 }
         continuation.finish(throwing: TestError.offline)
         await settle { !issues.isEmpty }
@@ -132,7 +132,7 @@ struct CacheFreshnessTests {
         clock.advance(by: .seconds(10))
         await settle { backend.calls.count == 2 }
         await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(10))  // in flight: skipped
+        clock.advance(by: .seconds(10)) // in flight: skipped
         await clock.waitForSleepers(1)
         #expect(backend.calls.count == 2)
         backend.answer(7, with: "v2")
@@ -153,7 +153,7 @@ struct CacheFreshnessTests {
         #expect(cache[7]?.state == .error(error: .offline))
         #expect(cache[7]?.value == "v1")
         subscription.cancel()
-        #expect(cache[7]?.error == .offline)  // leaving is not failure, nor a reset
+        #expect(cache[7]?.error == .offline) // leaving is not failure, nor a reset
     }
 
     @Test("reading an entry registers an observation that fires when its load settles")

@@ -46,7 +46,7 @@ struct CacheSharingTests {
         #expect(cache.users(of: 7) == 2)
         backend.answer(7, with: "Lee")
         await first.loaded()
-        await second.loaded()  // joined the same load
+        await second.loaded() // joined the same load
         #expect(backend.calls.count == 1)
         #expect(first.loadable?.value == "Lee")
         #expect(second.loadable == first.loadable)
@@ -74,15 +74,15 @@ struct CacheSharingTests {
         await settle { backend.calls.count == 1 }
         backend.answer(7, with: "Lee")
         await subscription?.loaded()
-        subscription = nil  // released: the same as cancel()
+        subscription = nil // released: the same as cancel()
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(59))
         #expect(cache[7]?.value == "Lee")
-        let again = cache.subscribe(7)  // used again: the timer no longer counts
+        let again = cache.subscribe(7) // used again: the timer no longer counts
         clock.advance(by: .seconds(1))
         await settle { clock.sleeperCount == 0 }
         #expect(cache[7]?.value == "Lee")
-        #expect(backend.calls.count == 1)  // still fresh: no reload
+        #expect(backend.calls.count == 1) // still fresh: no reload
         again.cancel()
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(60))
@@ -117,19 +117,19 @@ struct CacheSharingTests {
     func bounded() async {
         let (cache, _, backend) = makeCache(capacity: 2)
         let one = cache.subscribe(1), two = cache.subscribe(2), three = cache.subscribe(3)
-        #expect(cache.count == 3)  // all in use: over the bound
+        #expect(cache.count == 3) // all in use: over the bound
         await settle { backend.calls.count == 3 }
         for key in 1...3 { backend.answer(key, with: "user \(key)") }
         await one.loaded()
         await two.loaded()
         await three.loaded()
-        one.cancel()  // 3 entries, 1 unused: evicted at once to fit 2
+        one.cancel() // 3 entries, 1 unused: evicted at once to fit 2
         #expect(cache.count == 2)
         #expect(cache[1] == nil)
         two.cancel()
         three.cancel()
         #expect(cache.count == 2)
-        let four = cache.subscribe(4)  // evicts 2, unused the longest
+        let four = cache.subscribe(4) // evicts 2, unused the longest
         #expect(cache[2] == nil)
         #expect(cache[3]?.value == "user 3")
         #expect(cache.count == 2)

@@ -25,11 +25,11 @@ struct StalenessTests {
             // (maxAge ms, now ms, stale)
             (1_000, 1_500, false),
             (1_000, 1_999, false),
-            (1_000, 2_000, true),  // exactly maxAge old is stale
+            (1_000, 2_000, true), // exactly maxAge old is stale
             (1_000, 9_000, true),
-            (0, 1_000, true),  // zero: always stale
-            (-5_000, 1_000, true),  // negative: the same as zero
-            (1_000, 500, false),  // a clock that went back: fresh
+            (0, 1_000, true), // zero: always stale
+            (-5_000, 1_000, true), // negative: the same as zero
+            (1_000, 500, false), // a clock that went back: fresh
         ])
     func table(maxAge: Int, now: Int, stale: Bool) {
         #expect(settled(at: 1_000).isStale(maxAge: .milliseconds(maxAge), at: at(now)) == stale)
@@ -100,7 +100,7 @@ struct InvalidationTests {
         fresh.invalidate()
         #expect(fresh.isStale(maxAge: .seconds(60), at: at(1)))
         #expect(fresh.needsRefetch)
-        #expect(fresh.value == 1)  // the value stays readable
+        #expect(fresh.value == 1) // the value stays readable
     }
 
     @Test("a load in flight before the invalidation may settle, and a fresh load is due right after")
@@ -109,9 +109,9 @@ struct InvalidationTests {
         _ = fresh.apply(.started(LoadID(2)), at: at(10))
         fresh.invalidate()
         #expect(fresh.isOvertaken(LoadID(2)))
-        #expect(!fresh.needsRefetch)  // wait for it to settle first
+        #expect(!fresh.needsRefetch) // wait for it to settle first
         #expect(fresh.apply(.finished(LoadID(2), 2), at: at(20)) == .applied)
-        #expect(fresh.value == 2)  // its value is shown
+        #expect(fresh.value == 2) // its value is shown
         #expect(fresh.isInvalidated)
         #expect(fresh.needsRefetch)
     }
@@ -146,7 +146,7 @@ struct InvalidationTests {
         _ = fresh.apply(.failed(LoadID(2), .offline), at: at(20))
         #expect(fresh.isInvalidated)
         #expect(fresh.isStale(maxAge: .seconds(60), at: at(30)))
-        #expect(!fresh.needsRefetch)  // no retry loop: the next trigger or user reloads it
+        #expect(!fresh.needsRefetch) // no retry loop: the next trigger or user reloads it
     }
 
     @Test("a second invalidation overtakes the follow-up in flight as well")

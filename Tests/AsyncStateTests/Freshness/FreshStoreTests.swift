@@ -30,7 +30,7 @@ struct FreshStoreTests {
     func loadAfterInvalidation() async {
         let (store, _, gates, log) = makeFreshStore()
         let gate = gates.prepare(1)[0]
-        store.send(.invalidate)  // nothing loaded yet: the first load starts
+        store.send(.invalidate) // nothing loaded yet: the first load starts
         #expect(store.user.inFlightID == LoadID(1))
         gate.open(with: 1)
         await settle { !store.user.isLoading }
@@ -45,13 +45,13 @@ struct FreshStoreTests {
         let gate = gates.prepare(1)[0]
         store.send(.load(.latestWins))
         store.send(.load(.join))
-        #expect(store.user.inFlightID == LoadID(1))  // joined: not overtaken
+        #expect(store.user.inFlightID == LoadID(1)) // joined: not overtaken
         store.send(.user(.invalidate))
         store.send(.load(.join))
-        #expect(store.user.inFlightID == LoadID(2))  // overtaken: a fresh load
+        #expect(store.user.inFlightID == LoadID(2)) // overtaken: a fresh load
         gate.open(with: 1)
         store.send(.load(.firstWins))
-        #expect(store.user.inFlightID == LoadID(2))  // #2 is not overtaken: first wins
+        #expect(store.user.inFlightID == LoadID(2)) // #2 is not overtaken: first wins
     }
 
     @Test("the settle time is the clock's time when the result arrives, read by the effect")
@@ -91,7 +91,7 @@ struct PollingTests {
         await settle { store.user.isLoading }
         #expect(store.user.inFlightID == LoadID(1))
         await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(10))  // #1 still in flight: this tick starts nothing
+        clock.advance(by: .seconds(10)) // #1 still in flight: this tick starts nothing
         await settle { log.lines.filter { $0.hasPrefix("pollTick") }.count == 2 }
         #expect(store.user.inFlightID == LoadID(1))
         gates.taken[0].open(with: 1)
@@ -136,14 +136,14 @@ struct PollingTests {
         gates.prepare(1)[0].open(with: 1)
         await store.send(.load(.latestWins)).finish()
         let watching = store.send(.watch(triggers))
-        continuation.yield()  // fresh: nothing happens
+        continuation.yield() // fresh: nothing happens
         clock.advance(by: .seconds(61))
-        continuation.yield()  // stale: reloads
+        continuation.yield() // stale: reloads
         await settle { store.user.isLoading }
         #expect(store.user.inFlightID == LoadID(2))
         continuation.finish()
         await watching.finish()
-        #expect(store.runningEffectCount == 1)  // only the load
+        #expect(store.runningEffectCount == 1) // only the load
         gates.taken[1].open(with: 2)
     }
 

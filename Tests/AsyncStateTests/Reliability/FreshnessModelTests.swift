@@ -83,7 +83,7 @@ struct FreshnessModelTests {
             let roll = step == length ? -1 : Int.random(in: 0..<100, using: &random)
             var applied: (expected: Bool, actual: Bool)?
             switch roll {
-            case -1:  // the end: settle whatever is in flight, follow-ups included
+            case -1: // the end: settle whatever is in flight, follow-ups included
                 log.append("drain")
             case 0..<25:
                 let id = nextID
