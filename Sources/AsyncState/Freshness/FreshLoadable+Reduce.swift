@@ -21,9 +21,9 @@ extension FreshLoadable {
             case .dropped:
                 return Effect.dropped
             case .applied:
-                if case .started = load {
+                if case .started(let newer) = load {
                     guard let superseded else { return .none }
-                    return Effect(.cancelLoad(superseded, force: false))
+                    return Effect(.cancelLoad(superseded, supersededBy: newer))
                 }
                 return needsRefetch ? refetch() : .none
             }
@@ -69,7 +69,7 @@ extension FreshLoadable {
             return overlapping
         }
         return Effect.load(
-            embed, clock: clock, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout: timeout, operation: operation)
+            embed, clock: clock, cancelsEarlier: overlap.cancelsEarlier, timeout: timeout, operation: operation)
     }
 }
 
@@ -84,18 +84,18 @@ extension Effect {
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect {
-        load(embed, clock: clock, cancelsWhenSuperseded: true, timeout: timeout, operation: operation)
+        load(embed, clock: clock, cancelsEarlier: true, timeout: timeout, operation: operation)
     }
 
     @inlinable
     static func load<Value: SendableMetatype, Failure: Error & Equatable, C: Clock>(
         _ embed: @escaping (FreshAction<Value, Failure, C.Instant>) -> Action,
         clock: C,
-        cancelsWhenSuperseded: Bool,
+        cancelsEarlier: Bool,
         timeout: LoadTimeout<Failure>?,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect {
-        makeLoad({ embed(.load($0, at: clock.now)) }, cancelsWhenSuperseded: cancelsWhenSuperseded, timeout) { id in
+        makeLoad({ embed(.load($0, at: clock.now)) }, cancelsEarlier: cancelsEarlier, timeout) { id in
             await LoadAction.outcome(of: id, operation)
         }
     }
