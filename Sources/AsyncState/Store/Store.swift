@@ -68,6 +68,21 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
     @usableFromInline var _effectsByCancelID: [AnyHashable: Set<Int>] = [:]
     @usableFromInline var _loads: [LoadID: RunningLoad] = [:]
+    /// Effects scheduled by the actions being processed, launched in this
+    /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
+    @usableFromInline var _pending: [PendingEffect] = []
+    /// True while `drainQueue` runs, so that a nested `send` leaves launching to it.
+    @usableFromInline var _isDraining = false
+    /// The token of the effect whose task is being started, while
+    /// `Task.immediate` runs it synchronously; `nil` otherwise.
+    @usableFromInline var _launchingToken: Int?
+    /// What became of that effect before `Task.immediate` returned.
+    @usableFromInline var _launchState = LaunchState.running
+    /// Which task that effect runs in (see `currentTaskHash`).
+    @usableFromInline var _launchingTask: Int?
+    /// How effects start: at once on the main actor where the platform allows,
+    /// or enqueued. Tests set it to run the same contract on both paths.
+    @usableFromInline package var _effectStart = EffectStart.preferred
 
     @usableFromInline
     struct RunningLoad {
@@ -167,18 +182,6 @@ public final class Store<State, Action>: Observable {
     }
 
     // MARK: Processing
-
-    @inlinable
-    @inline(never)
-    func drainQueue(startingInto started: inout [Task<Void, Never>]) {
-        var index = 0
-        while index < _queue.count {
-            let next = _queue[index]
-            index += 1
-            process(next, startingInto: &started)
-        }
-        _queue.removeAll(keepingCapacity: true)
-    }
 
     @inlinable
     func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {
