@@ -166,7 +166,7 @@ extension Store {
             // launched it.
             task = Task { [weak self] in
                 for effect in effects {
-                    guard !Task.isCancelled, let store = self else { return }
+                    guard !Task.isCancelled, let store = self else { break }
                     await store.runToCompletion(effect)
                 }
                 self?.effectEnded(token, cancelID: cancelID)

@@ -117,7 +117,7 @@ struct StoreEffectStartTests {
     func startedFirst(start: EffectStart) async {
         let (store, log) = makeRunnerStore(start)
         await store.send(.load(7)).finish()
-        #expect(log.lines == ["load(7) -> notLoaded", "started(#1) -> loading (#1 in flight)", "finished(#1, 7) -> success(7)"])
+        #expect(log.lines == ["load(7) -> notLoaded", "started(#1) -> loading (#1 in flight)", "finished(#1, 7) -> success(value: 7)"])
     }
 
     @Test(
@@ -139,7 +139,7 @@ struct StoreEffectStartTests {
         let task = store.send(.loadAfterYield(3))
         #expect(store.item.state == .loading)
         await task.finish()
-        #expect(log.lines.last == "finished(#1, 3) -> success(3)")
+        #expect(log.lines.last == "finished(#1, 3) -> success(value: 3)")
         #expect(store.runningEffectCount == 0)
     }
 
@@ -150,7 +150,7 @@ struct StoreEffectStartTests {
         #expect(
             log.lines == [
                 "sendThenLoad -> notLoaded", "started(#1) -> loading (#1 in flight)", "note(sent) -> loading (#1 in flight)",
-                "finished(#1, 5) -> success(5)",
+                "finished(#1, 5) -> success(value: 5)",
             ])
     }
 
@@ -173,7 +173,7 @@ struct StoreEffectStartTests {
         #expect(
             log.lines == [
                 "loadSending -> notLoaded", "started(#1) -> loading (#1 in flight)",
-                "note(from the operation) -> loading (#1 in flight)", "finished(#1, 1) -> success(1)",
+                "note(from the operation) -> loading (#1 in flight)", "finished(#1, 1) -> success(value: 1)",
             ])
     }
 
@@ -198,7 +198,7 @@ struct StoreEffectStartTests {
             log.lines == [
                 "loadStartingAnother -> notLoaded", "started(#1) -> loading (#1 in flight)", "load(2) -> loading (#1 in flight)",
                 "started(#2) -> loading (#2 in flight)", "cancelled(#1) -> loading (#2 in flight) [dropped]",
-                "finished(#2, 2) -> success(2)",
+                "finished(#2, 2) -> success(value: 2)",
             ])
         #expect(store.runningEffectCount == 0)
     }
