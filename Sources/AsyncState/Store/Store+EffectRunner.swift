@@ -197,7 +197,7 @@ extension Store {
                     self?.effectEnded(token, cancelID: cancelID)
                 }
         }
-        if effect._isOwned { started.append(task) }
+        if effect._isOwned { started.append(hasEnded ? StoreTask._ended : task) }
         if hasEnded { return }
         _runningEffects[token] = task
         _onRunningEffectCountChange?(_runningEffects.count)
