@@ -176,26 +176,26 @@ extension Store {
         case .load(let load, let id):
             let work = load._work
             (task, hasEnded) = launchImmediately(token) { [weak self] in
-                    self?.effectBegan(token, isCancelled: isCancelled)
-                    let result = await work(id)
-                    guard let self else { return }
-                    self._loads[id] = nil
-                    self.send(result)
-                    self.effectEnded(token, cancelID: cancelID)
-                }
+                self?.effectBegan(token, isCancelled: isCancelled)
+                let result = await work(id)
+                guard let self else { return }
+                self._loads[id] = nil
+                self.send(result)
+                self.effectEnded(token, cancelID: cancelID)
+            }
         case .run(let run):
             let body = run._body
             (task, hasEnded) = launchImmediately(token) { [weak self] in
-                    self?.effectBegan(token, isCancelled: isCancelled)
-                    do {
-                        try await body(Send { [weak self] in self?.send($0) })
-                    } catch is CancellationError {
-                    } catch {
-                        self?.onIssue(
-                            "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
-                    }
-                    self?.effectEnded(token, cancelID: cancelID)
+                self?.effectBegan(token, isCancelled: isCancelled)
+                do {
+                    try await body(Send { [weak self] in self?.send($0) })
+                } catch is CancellationError {
+                } catch {
+                    self?.onIssue(
+                        "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
                 }
+                self?.effectEnded(token, cancelID: cancelID)
+            }
         }
         if effect._isOwned { started.append(hasEnded ? StoreTask._ended : task) }
         if hasEnded { return }
