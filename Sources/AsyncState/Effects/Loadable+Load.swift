@@ -28,9 +28,7 @@ extension Loadable {
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Error {
         if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
-        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
-            await LoadAction.outcome(of: id, operation)
-        }
+        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout, operation: operation)
     }
 
     /// A load of this resource that honours `overlap`, for an operation that
