@@ -57,7 +57,48 @@ extension Store {
             if let load = _loads[id], let task = _runningEffects[load._token] {
                 started.append(Task { await task.value })
             }
+        case .queueLoad(let behind, let load):
+            started.append(enqueue(load, behind: behind))
         }
+    }
+
+    /// Starts `load` once load `behind` and every run queued behind it before
+    /// have ended. Each run waits only for the run before it, so runs start in
+    /// the order they were queued. A run cancelled while it waits never starts.
+    @inlinable
+    func enqueue(_ load: Effect<Action>, behind: LoadID) -> Task<Void, Never> {
+        let queue: Int
+        if let existing = _queueOfLoad[behind] {
+            queue = existing
+        } else {
+            queue = _nextQueue
+            _nextQueue += 1
+            _queueOfLoad[behind] = queue
+        }
+        let predecessor = _queueTails[queue]?._task ?? _loads[behind].flatMap { _runningEffects[$0._token] }
+        let token = makeEffectToken()
+        let cancelID: AnyHashable? = if case .load(let run) = load.operation { run._cancelID } else { nil }
+        let task = launch(token, cancelID: cancelID) { store in
+            await predecessor?.value
+            guard let store = store() else { return }
+            if !Task.isCancelled {
+                // The load about to start gets the next ID; loads queued
+                // behind it join this queue.
+                store._queueOfLoad[store._nextLoadID] = queue
+                await store.runToCompletion(load)
+            }
+            store.queuedRunEnded(token, in: queue)
+        }
+        _queueTails[queue] = QueuedRun(token: token, task: task)
+        return task
+    }
+
+    /// Forgets queue `queue` once its last run has ended.
+    @inlinable
+    func queuedRunEnded(_ token: Int, in queue: Int) {
+        guard _queueTails[queue]?._token == token else { return }
+        _queueTails[queue] = nil
+        _queueOfLoad = _queueOfLoad.filter { $0.value != queue }
     }
 
     /// Starts `effect` from inside a running effect and waits for all it started.
