@@ -76,7 +76,9 @@ public final class OptimisticValue<Change: Edit, Failure: Equatable>: Observable
             do throws(Failure) {
                 try await operation()
             } catch {
-                failure.value = error
+                // Cancellation wins, as for every load: a mutation cancelled
+                // while it throws was cancelled, not failed.
+                if !Task.isCancelled { failure.value = error }
                 throw error
             }
         }
