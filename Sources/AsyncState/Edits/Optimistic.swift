@@ -34,8 +34,11 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
 
     /// The confirmed lane: loads replace its value, confirmed edits join it.
     @usableFromInline var _confirmed: Loadable<Value, Failure>
-    /// Edits whose mutations are in flight, by mutation ID, in start order.
-    @usableFromInline var _pending: KeyedStates<LoadID, Change>
+    /// The mutations in flight and their edits, in start order. Two arrays
+    /// searched linearly rather than a hashed collection: a screen has a few
+    /// mutations in flight, and a hashed index would allocate for each.
+    @usableFromInline var _pendingIDs: [LoadID]
+    @usableFromInline var _pendingEdits: [Change]
     /// Edits confirmed while the load in flight was already running: that
     /// load may have read the server before them, so they are applied again
     /// on its value. Cleared whenever a load starts or settles.
@@ -61,7 +64,8 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
     @inlinable
     init(_confirmed: Loadable<Value, Failure>) {
         self._confirmed = _confirmed
-        _pending = KeyedStates()
+        _pendingIDs = []
+        _pendingEdits = []
         _unreflected = []
         _shown = _confirmed.value
         _conflicts = []
@@ -78,8 +82,9 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
     public var confirmed: Loadable<Value, Failure> { _confirmed }
 
     /// The edits of the mutations in flight, by mutation ID, in start order.
+    /// Built when read, in O(pending).
     @inlinable
-    public var pending: KeyedStates<LoadID, Change> { _pending }
+    public var pending: KeyedStates<LoadID, Change> { KeyedStates(zip(_pendingIDs, _pendingEdits)) }
 
     /// Pending mutations whose edits do not apply to the confirmed value now,
     /// so are not shown; they stay pending until their mutation settles.
@@ -92,7 +97,7 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
 
     /// Whether mutation `id` is in flight.
     @inlinable
-    public func isPending(_ id: LoadID) -> Bool { _pending.index(forKey: id) != nil }
+    public func isPending(_ id: LoadID) -> Bool { _pendingIDs.contains(id) }
 
     /// Applies `action` and says whether it was applied or dropped; see the
     /// table in the type's description. A dropped action changes nothing.
@@ -130,25 +135,26 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
         case .started(let id):
             if let newest = _newestMutationID, id <= newest { return .dropped }
             _newestMutationID = id
-            _pending[id] = edit
+            _pendingIDs.append(id)
+            _pendingEdits.append(edit)
             _mutationError = nil
             // The new edit goes on top: apply it alone instead of recomputing.
             if _shown == nil || !edit.apply(to: &_shown!) {
                 if _confirmed.value != nil { _conflicts.append(id) }
             }
         case .finished(let id, let confirmedEdit):
-            guard _pending.removeValue(forKey: id) != nil else { return .dropped }
+            guard removePending(id) else { return .dropped }
             if var newValue = _confirmed.value, confirmedEdit.apply(to: &newValue) {
                 _confirmed.setValue(newValue)
             }
             if _confirmed.isLoading { _unreflected.append(confirmedEdit) }
             recompute()
         case .failed(let id, let failure):
-            guard _pending.removeValue(forKey: id) != nil else { return .dropped }
+            guard removePending(id) else { return .dropped }
             _mutationError = failure
             recompute()
         case .cancelled(let id):
-            guard _pending.removeValue(forKey: id) != nil else { return .dropped }
+            guard removePending(id) else { return .dropped }
             recompute()
         }
         return .applied
@@ -158,15 +164,26 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
     /// Costs one copy of the value and one application per pending edit.
     @inlinable
     mutating func recompute() {
-        _conflicts.removeAll()
-        guard var shown = _confirmed.value else {
-            _shown = nil
+        if !_conflicts.isEmpty { _conflicts.removeAll() }
+        // With nothing pending, what is shown is the confirmed value itself:
+        // share its storage instead of copying it.
+        guard var shown = _confirmed.value, !_pendingIDs.isEmpty else {
+            _shown = _confirmed.value
             return
         }
-        for (id, edit) in _pending where !edit.apply(to: &shown) {
+        for (id, edit) in zip(_pendingIDs, _pendingEdits) where !edit.apply(to: &shown) {
             _conflicts.append(id)
         }
         _shown = shown
+    }
+
+    /// Removes mutation `id`'s edit; returns whether it was pending.
+    @inlinable
+    mutating func removePending(_ id: LoadID) -> Bool {
+        guard let index = _pendingIDs.firstIndex(of: id) else { return false }
+        _pendingIDs.remove(at: index)
+        _pendingEdits.remove(at: index)
+        return true
     }
 
     /// Rolls mutation `id`'s edit back at once, as if it were cancelled.
@@ -176,8 +193,8 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
     @inlinable
     @discardableResult
     public mutating func cancel(mutation id: LoadID) -> LoadID? {
-        guard let edit = _pending[id] else { return nil }
-        _ = applyMutation(edit, .cancelled(id))
+        guard let index = _pendingIDs.firstIndex(of: id) else { return nil }
+        _ = applyMutation(_pendingEdits[index], .cancelled(id))
         return id
     }
 }
