@@ -124,7 +124,8 @@ extension Scenario {
 
     static let pages = Scenario(
         name: "pages",
-        summary: "Infinite scroll: a pull-to-refresh during a load-more drops the stale page; a failed load-more keeps the list and shows a retry row.",
+        summary:
+            "Infinite scroll: a pull-to-refresh during a load-more drops the stale page; a failed load-more keeps the list and shows a retry row.",
         details:
             "The first page and refreshes run in the list lane and replace every page (a new generation, g1, g2, …); each load-more runs in the more lane, tagged with the generation and the page it asked for. Pulling to refresh while page 2 loads cancels it and drops its report; with the network down a load-more fails, the rows stay and a retry row appears; a retry loads the page, and the list ends after page 4."
     ) { scenario, player, settings in

@@ -47,7 +47,9 @@ public struct OptimisticFeature: Reducer {
         public var face: String {
             guard let shown = posts.value else { return posts.confirmed.isLoading ? "skeleton (loading)" : "skeleton" }
             var text = (posts.confirmed.isLoading ? "⟳ " : "") + shown.map(\.description).joined(separator: " · ")
-            if !self.posts.pending.isEmpty { text += " | pending: " + self.posts.pending.map { "\($0.key) \($0.value)" }.joined(separator: ", ") }
+            if !self.posts.pending.isEmpty {
+                text += " | pending: " + self.posts.pending.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            }
             if let error = self.posts.mutationError { text += " [banner: \(error)]" }
             return text
         }
@@ -115,7 +117,7 @@ public final class PostsServer: Sendable {
         do {
             try await clock.sleep(for: plan.latency)
         } catch {
-            throw .offline  // Cancelled while waiting; the load reports `.cancelled`.
+            throw .offline // Cancelled while waiting; the load reports `.cancelled`.
         }
         if let failure = plan.failure { throw failure }
     }

@@ -23,7 +23,9 @@ public struct PagesFeature: Reducer {
             if feed.isLoadingList { rows = "⟳ " + rows }
             if let error = feed.listError { rows += " [banner: \(error)]" }
             let bottom =
-                if feed.isLoadingMore { "loading-more row" } else if let error = feed.pageError { "retry row (\(error))" } else if feed.hasMore {
+                if feed.isLoadingMore { "loading-more row" } else if let error = feed.pageError {
+                    "retry row (\(error))"
+                } else if feed.hasMore {
                     "more at page \(feed.nextCursor!)"
                 } else { "end of list" }
             return "\(feed.generation) · \(rows) · \(bottom)"
@@ -78,7 +80,7 @@ struct PagesServer: Sendable {
         do {
             try await clock.sleep(for: plan.latency)
         } catch {
-            throw .offline  // Cancelled while waiting; the load reports `.cancelled`.
+            throw .offline // Cancelled while waiting; the load reports `.cancelled`.
         }
         if let failure = plan.failure { throw failure }
         let rows = (1...3).map { "\(version).\((number - 1) * 3 + $0)" }

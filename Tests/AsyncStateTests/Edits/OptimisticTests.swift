@@ -101,7 +101,7 @@ struct OptimisticTests {
     func confirmedNotLost() {
         var value = EditedRows(confirmed: rows)
         _ = value.start(1, SetRow(1, to: 5))
-        _ = value.apply(.load(.started(id(2))))  // may read the server before the mutation lands
+        _ = value.apply(.load(.started(id(2)))) // may read the server before the mutation lands
         _ = value.apply(.mutation(SetRow(1, to: 5), .finished(id(1), SetRow(1, to: 5))))
         _ = value.apply(.load(.finished(id(2), [1: 0, 2: 20, 3: 30])))
         #expect(value.confirmed.value == [1: 5, 2: 20, 3: 30])
@@ -167,7 +167,7 @@ struct OptimisticTests {
         _ = value.start(1, SetRow(3, to: 5))
         _ = value.start(2, SetRow(1, to: 6))
         _ = value.apply(.load(.started(id(3))))
-        _ = value.apply(.load(.finished(id(3), [1: 10, 2: 20])))  // row 3 is gone
+        _ = value.apply(.load(.finished(id(3), [1: 10, 2: 20]))) // row 3 is gone
         #expect(value.value == [1: 6, 2: 20])
         #expect(value.conflicts == [id(1)] && value.isPending(id(1)))
         // The row comes back: the edit applies again.

@@ -129,10 +129,18 @@ struct QueuePolicyTests {
         let tracker = OperationTracker<String, AnyError>()
         let log = LockedValue<[Int]>([])
         let gates = (0..<3).map { _ in Gate<Int>() }
-        let first = Task { await tracker.run("save", overlap: .queue) { log.withLock { $0.append(0) }; return try await gates[0].wait() } }
+        let first = Task {
+            await tracker.run("save", overlap: .queue) {
+                log.withLock { $0.append(0) }; return try await gates[0].wait()
+            }
+        }
         await gates[0].waitForArrivals()
         let rest = (1..<3).map { k in
-            Task { await tracker.run("save", overlap: .queue) { log.withLock { $0.append(k) }; return try await gates[k].wait() } }
+            Task {
+                await tracker.run("save", overlap: .queue) {
+                    log.withLock { $0.append(k) }; return try await gates[k].wait()
+                }
+            }
         }
         while tracker.waitingCount("save") < 2 { await Task.yield() }
         #expect(tracker.waitingCount("save") == 2 && tracker.isActive("save"))
@@ -152,9 +160,19 @@ struct QueuePolicyTests {
         let tracker = OperationTracker<String, AnyError>()
         let log = LockedValue<[Int]>([])
         let gate = Gate<Int>()
-        let first = Task { await tracker.run("save", overlap: .queue) { log.withLock { $0.append(0) }; return try await gate.wait() } }
+        let first = Task {
+            await tracker.run("save", overlap: .queue) {
+                log.withLock { $0.append(0) }; return try await gate.wait()
+            }
+        }
         await gate.waitForArrivals()
-        let rest = (1..<4).map { k in Task { await tracker.run("save", overlap: .queue) { log.withLock { $0.append(k) }; return k } } }
+        let rest = (1..<4).map { k in
+            Task {
+                await tracker.run("save", overlap: .queue) {
+                    log.withLock { $0.append(k) }; return k
+                }
+            }
+        }
         while tracker.waitingCount("save") < 3 { await Task.yield() }
         gate.open(with: 0)
         #expect(await first.value == 0)

@@ -103,7 +103,9 @@ struct EditLayerModelTests {
                 model.mutationError = nil
                 action = .mutation(edit, .started(LoadID(id)))
             case .confirmOldest, .confirmNewest, .failOldest, .cancelNewest, .staleConfirm:
-                let entry = event == .staleConfirm ? nil : (event == .confirmOldest || event == .failOldest ? model.pending.first : model.pending.last)
+                let entry =
+                    event == .staleConfirm
+                    ? nil : (event == .confirmOldest || event == .failOldest ? model.pending.first : model.pending.last)
                 let id = entry?.id ?? 999
                 let edit = entry?.edit ?? SetRow(2, to: 99)
                 expected = entry != nil
@@ -145,7 +147,9 @@ struct EditLayerModelTests {
             guard value.confirmed.value == model.confirmed else {
                 return "confirmed \(String(describing: value.confirmed.value)), model \(String(describing: model.confirmed))"
             }
-            guard value.value == model.shown else { return "shown \(String(describing: value.value)), model \(String(describing: model.shown))" }
+            guard value.value == model.shown else {
+                return "shown \(String(describing: value.value)), model \(String(describing: model.shown))"
+            }
             guard value.pending.keys.map(\.rawValue) == model.pending.map(\.id) else { return "pending \(value.pending.keys)" }
             guard value.mutationError == model.mutationError else { return "mutation error \(String(describing: value.mutationError))" }
             if othersSeen == othersChanges, value.confirmed.value != server {

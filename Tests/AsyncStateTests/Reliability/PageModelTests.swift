@@ -152,7 +152,8 @@ struct PageModelTests {
                 let (elements, next) = page(settling.generation, end: event == .moreEnd)
                 let tagged = PageRequest(generation: ListGeneration(UInt64(max(0, generation))), cursor: settling.cursor)
                 action = .more(tagged, .finished(LoadID(settling.id), Page(elements, next: next)))
-                expected = model.moreSettle(settling.id, generation: max(0, generation), cursor: settling.cursor, .page(elements, next: next))
+                expected = model.moreSettle(
+                    settling.id, generation: max(0, generation), cursor: settling.cursor, .page(elements, next: next))
             case .moreFail:
                 action = .more(request, .failed(LoadID(more.id), .timedOut))
                 expected = model.moreSettle(more.id, generation: more.generation, cursor: more.cursor, .failure(.timedOut))
@@ -177,7 +178,8 @@ struct PageModelTests {
             // Like a `Loadable`, the list shows its error only while nothing is in flight.
             let listError = model.listInFlight == nil ? model.listError : nil
             guard feed.isLoadingList == (model.listInFlight != nil), feed.listError == listError else {
-                return "list lane \(feed.list), model in flight \(String(describing: model.listInFlight)) error \(String(describing: model.listError))"
+                return
+                    "list lane \(feed.list), model in flight \(String(describing: model.listInFlight)) error \(String(describing: model.listError))"
             }
             guard feed.loadingMoreID?.rawValue == model.more?.id, feed.pageError == model.pageError else {
                 return "more lane \(feed), model \(String(describing: model.more)) error \(String(describing: model.pageError))"
