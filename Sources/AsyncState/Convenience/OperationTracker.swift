@@ -73,8 +73,10 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         let output = Output<Result>()
         let run = startWaiting(key, overlap)
         defer { stopWaiting(key, run) }
-        await makeEntry(key).load(overlap: overlap) { () async throws(Failure) -> Completion in
-            self.stopWaiting(key, run)
+        // Weakly: the entry keeps its last request (for a reload), which
+        // must not keep the tracker alive.
+        await makeEntry(key).load(overlap: overlap) { [weak self] () async throws(Failure) -> Completion in
+            self?.stopWaiting(key, run)
             output.store(try await operation())
             return Completion()
         }
@@ -113,8 +115,8 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         let output = Output<Result>()
         let run = startWaiting(key, overlap)
         defer { stopWaiting(key, run) }
-        await makeEntry(key).load(overlap: overlap) { () async throws -> Completion in
-            self.stopWaiting(key, run)
+        await makeEntry(key).load(overlap: overlap) { [weak self] () async throws -> Completion in
+            self?.stopWaiting(key, run)
             output.store(try await operation())
             return Completion()
         }
