@@ -49,11 +49,11 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
         ("4. load round trip", Cases.loadRoundTrip),
         ("5. stale drops with loads in flight", Cases.staleDrops),
         ("6. memory", Memory.run),
-        ("8. lists and writes: page appends and edit layers", ListCases.run),
     ]
     #if canImport(AsyncStateTesting)
         groups.append(("7. test store", TestStoreCase.run))
     #endif
+    groups.append(("8. lists and writes: page appends and edit layers", ListCases.run))
     return groups
 }()
 
