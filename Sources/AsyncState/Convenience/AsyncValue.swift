@@ -133,7 +133,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         await run(.latestWins, lastRequest)
     }
 
-    /// Cancels the load in flight, returning at once to the previous state.
+    /// Cancels the load in flight, returning at once to the previous state,
+    /// and removes the loads waiting in its queue (``OverlapPolicy/queue``).
     public func cancel() {
         store.send(.cancel)
     }

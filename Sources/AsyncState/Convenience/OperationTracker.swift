@@ -23,6 +23,9 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
     struct Completion: Equatable, Sendable {}
 
     private var entries: [Key: AsyncValue<Completion, Failure>] = [:]
+    /// The runs of each key waiting in its queue (``OverlapPolicy/queue``), by run number.
+    private var waiting: [Key: Set<Int>] = [:]
+    private var nextRun = 0
     private let registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
     private let entriesKeyPath: KeyPath<OperationTracker, [Key: AsyncValue<Completion, Failure>]>
@@ -47,6 +50,13 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         Set(observedEntries.filter { $0.value.isLoading }.keys)
     }
 
+    /// How many runs of `key` wait in its queue (``OverlapPolicy/queue``) for
+    /// the run before them to end.
+    public func waitingCount(_ key: Key) -> Int {
+        registrar.access(self, keyPath: \.waiting)
+        return waiting[key]?.count ?? 0
+    }
+
     /// The failure of the last run of `key`, until it runs again.
     public func error(for key: Key) -> Failure? {
         entry(key)?.error
@@ -61,11 +71,38 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
     ) async -> Result? where Failure: Error, Result: SendableMetatype {
         let output = Output<Result>()
-        await makeEntry(key).load(overlap: overlap) { () async throws(Failure) -> Completion in
+        let run = startWaiting(key, overlap)
+        defer { stopWaiting(key, run) }
+        // Weakly: the entry keeps its last request (for a reload), which
+        // must not keep the tracker alive.
+        await makeEntry(key).load(overlap: overlap) { [weak self] () async throws(Failure) -> Completion in
+            self?.stopWaiting(key, run)
             output.store(try await operation())
             return Completion()
         }
         return output.value
+    }
+
+    /// Runs a mutation as `key` that shows `edit` on `target` at once: the
+    /// edit is pending while `operation` runs, joins `target`'s confirmed
+    /// value when it returns, and is rolled back — alone — when it fails or is
+    /// cancelled (a run superseded under ``OverlapPolicy/latestWins`` is
+    /// cancelled). A run that `overlap` does not start shows nothing; under
+    /// ``OverlapPolicy/queue`` the edit shows when the run's turn comes.
+    ///
+    /// - Returns: whether the mutation was confirmed.
+    @discardableResult
+    public func run<Change: Edit & Sendable>(
+        _ key: Key,
+        overlap: OverlapPolicy = .latestWins,
+        editing target: OptimisticValue<Change, Failure>,
+        _ edit: Change,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Void
+    ) async -> Bool where Failure: Error {
+        await run(key, overlap: overlap) { () async throws(Failure) -> Bool in
+            try await target.mutate(edit, operation)
+            return !Task.isCancelled
+        } ?? false
     }
 
     /// Runs `operation` as `key`; its untyped errors become ``AnyError``.
@@ -76,21 +113,50 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         _ operation: @escaping @MainActor @Sendable () async throws -> Result
     ) async -> Result? where Failure == AnyError, Result: SendableMetatype {
         let output = Output<Result>()
-        await makeEntry(key).load(overlap: overlap) { () async throws -> Completion in
+        let run = startWaiting(key, overlap)
+        defer { stopWaiting(key, run) }
+        await makeEntry(key).load(overlap: overlap) { [weak self] () async throws -> Completion in
+            self?.stopWaiting(key, run)
             output.store(try await operation())
             return Completion()
         }
         return output.value
     }
 
-    /// Cancels the operation `key`; it ends without an error.
+    /// Cancels the operation `key`, and the runs of `key` waiting in its
+    /// queue, which never start; they end without an error.
     public func cancel(_ key: Key) {
         entries[key]?.cancel()
+        if waiting[key] != nil { changeWaiting { $0[key] = nil } }
     }
 
-    /// Cancels every running operation.
+    /// Cancels every running operation and every run waiting in a queue.
     public func cancelAll() {
         for entry in entries.values { entry.cancel() }
+        if !waiting.isEmpty { changeWaiting { $0.removeAll() } }
+    }
+
+    /// Counts a run of `key` as waiting if `overlap` queues it behind a run in
+    /// flight; returns its number.
+    private func startWaiting(_ key: Key, _ overlap: OverlapPolicy) -> Int? {
+        guard overlap == .queue, entries[key]?.isLoading == true else { return nil }
+        let run = nextRun
+        nextRun += 1
+        changeWaiting { $0[key, default: []].insert(run) }
+        return run
+    }
+
+    /// Stops counting run `run` of `key` as waiting: it started, or ended.
+    private func stopWaiting(_ key: Key, _ run: Int?) {
+        guard let run, waiting[key]?.contains(run) == true else { return }
+        changeWaiting {
+            $0[key]?.remove(run)
+            if $0[key]?.isEmpty == true { $0[key] = nil }
+        }
+    }
+
+    private func changeWaiting(_ change: (inout [Key: Set<Int>]) -> Void) {
+        registrar.withMutation(of: self, keyPath: \.waiting) { change(&waiting) }
     }
 
     private var observedEntries: [Key: AsyncValue<Completion, Failure>] {

@@ -42,6 +42,9 @@ extension Store {
             case concatenate([Effect<Action>])
             /// Waits for the task of the effect with this token: a `join`.
             case join(Int)
+            /// Starts this load once load `behind`, and every run queued
+            /// behind it before, has ended (`OverlapPolicy.queue`).
+            case queue(Effect<Action>, behind: LoadID)
         }
 
         @usableFromInline let _kind: Kind
@@ -105,6 +108,9 @@ extension Store {
             if let load = _loads[id] {
                 _pending.append(PendingEffect(.join(load._token), token: -1, cancelID: nil, isOwned: _launchingToken == nil))
             }
+        case .queueLoad(let behind, let load):
+            let cancelID: AnyHashable? = if case .load(let run) = load.operation { run._cancelID } else { nil }
+            enqueue(.queue(load, behind: behind), cancelID: cancelID)
         }
     }
 
@@ -174,6 +180,27 @@ extension Store {
                 self?.effectEnded(token, cancelID: cancelID)
             }
             if isCancelled { task.cancel() }
+            hasEnded = false
+        case .queue(let load, let behind):
+            // Always enqueued, like a concatenation: it waits for the run
+            // before it. Each run waits only for the one queued just before,
+            // so runs start in the order they were queued; one cancelled
+            // while it waits never starts.
+            let queue = queueNumber(for: behind)
+            let predecessor = _queueTails[queue]?._task ?? _loads[behind].flatMap { _runningEffects[$0._token] }
+            task = Task { [weak self] in
+                await predecessor?.value
+                if let store = self, !Task.isCancelled {
+                    // The load about to start gets the next ID; loads queued
+                    // behind it join this queue.
+                    store._queueOfLoad[store._nextLoadID] = queue
+                    await store.runToCompletion(load)
+                }
+                self?.queuedRunEnded(token, in: queue)
+                self?.effectEnded(token, cancelID: cancelID)
+            }
+            if isCancelled { task.cancel() }
+            _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
         case .load(let load, let id):
             let work = load._work
@@ -249,6 +276,25 @@ extension Store {
             return Task.immediate(operation: body)
         }
         return Task(operation: body)
+    }
+
+    /// The queue (`OverlapPolicy.queue`) that load `behind` belongs to,
+    /// starting a new one if it is in none.
+    @inlinable
+    func queueNumber(for behind: LoadID) -> Int {
+        if let existing = _queueOfLoad[behind] { return existing }
+        let queue = _nextQueue
+        _nextQueue += 1
+        _queueOfLoad[behind] = queue
+        return queue
+    }
+
+    /// Forgets queue `queue` once its last run has ended.
+    @inlinable
+    func queuedRunEnded(_ token: Int, in queue: Int) {
+        guard _queueTails[queue]?._token == token else { return }
+        _queueTails[queue] = nil
+        _queueOfLoad = _queueOfLoad.filter { $0.value != queue }
     }
 
     /// Starts `effect` from inside a running concatenation and waits for all

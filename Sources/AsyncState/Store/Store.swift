@@ -112,6 +112,25 @@ public final class Store<State, Action>: Observable {
     /// How effects start: at once on the main actor where the platform allows,
     /// or enqueued. Tests set it to run the same contract on both paths.
     @usableFromInline package var _effectStart = EffectStart.preferred
+    /// For each queue of loads (`OverlapPolicy.queue`), the last run queued:
+    /// the next one waits for it. Keyed by queue number.
+    @usableFromInline var _queueTails: [Int: QueuedRun] = [:]
+    /// The queue each load in a queue belongs to, so a start queued behind
+    /// it joins the end of that queue.
+    @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
+    @usableFromInline var _nextQueue = 0
+
+    @usableFromInline
+    struct QueuedRun {
+        @usableFromInline let _token: Int
+        @usableFromInline let _task: Task<Void, Never>
+
+        @inlinable
+        init(token: Int, task: Task<Void, Never>) {
+            self._token = token
+            self._task = task
+        }
+    }
 
     @usableFromInline
     struct RunningLoad {
