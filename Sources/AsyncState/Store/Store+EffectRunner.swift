@@ -53,9 +53,9 @@ extension Store {
             }
         case .joinLoad(let id):
             // The joiner waits in a task of its own, so cancelling the joiner's
-            // `StoreTask` withdraws it without cancelling the shared load.
+            // `StoreTask` withdraws it at once without cancelling the shared load.
             if let load = _loads[id], let task = _runningEffects[load._token] {
-                started.append(Task { await task.value })
+                started.append(Task { await JoinWaiter.wait(for: task) })
             }
         }
     }

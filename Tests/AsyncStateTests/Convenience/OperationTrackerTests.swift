@@ -20,11 +20,11 @@ struct OperationTrackerTests {
         #expect(tracker.isActive(.save) && tracker.isActive(.delete))
         #expect(tracker.activeKeys == [.save, .delete])
         delete.open(with: 2)
-        #expect(await deleting.value == 2)
+        #expect(await deleting.value == .success(2))
         #expect(tracker.isActive(.save))
         #expect(!tracker.isActive(.delete))
         save.open(with: 1)
-        #expect(await saving.value == 1)
+        #expect(await saving.value == .success(1))
         #expect(!tracker.isAnyActive)
     }
 
@@ -37,10 +37,10 @@ struct OperationTrackerTests {
         let two = Task { await tracker.run(.save) { try await second.wait() } }
         await second.waitForArrivals()
         first.open(with: 1)
-        #expect(await one.value == nil, "a superseded run returns no result")
+        #expect(await one.value == .cancelled, "a superseded run was cancelled; its value is not its result")
         #expect(tracker.isActive(.save), "the earlier run must not mark the later one inactive")
         second.open(with: 2)
-        #expect(await two.value == 2)
+        #expect(await two.value == .success(2))
         #expect(!tracker.isActive(.save))
     }
 
@@ -58,9 +58,9 @@ struct OperationTrackerTests {
         let second = await tracker.run(.save, overlap: .firstWins) {
             calls.increment(); return 99
         }
-        #expect(second == nil)
+        #expect(second == .ignored)
         gate.open(with: 1)
-        #expect(await first.value == 1)
+        #expect(await first.value == .success(1))
         #expect(calls.value == 1)
     }
 
@@ -81,7 +81,7 @@ struct OperationTrackerTests {
         let saving = Task { await tracker.run(.save) { try await gate.wait() } }
         await gate.waitForArrivals()
         tracker.cancel(.save)
-        #expect(await saving.value == nil)
+        #expect(await saving.value == .cancelled)
         #expect(!tracker.isActive(.save))
         #expect(tracker.error(for: .save) == nil)
         #expect(gate.observedCancellation)
