@@ -35,9 +35,10 @@ enum InteractiveSearch {
         for await line in lines {
             store.send(.queryChanged(line))
         }
-        // Input ended: let the searches in flight answer before exiting.
+        // Input ended: let the searches in flight answer before exiting. They
+        // run on real time here, so look again every few milliseconds.
         while store.runningEffectCount > 0 {
-            await store.runningEffectsTask.wait()
+            try? await clock.sleep(for: .milliseconds(20))
         }
     }
 }

@@ -83,5 +83,10 @@ public struct SearchResults: Equatable, Sendable, CustomStringConvertible {
     public var query: String
     public var hits: [String]
 
+    public init(query: String, hits: [String]) {
+        self.query = query
+        self.hits = hits
+    }
+
     public var description: String { "\(hits.count) hits for \(query.debugDescription)" }
 }

@@ -31,7 +31,7 @@ extension Effect {
     ///   - operation: the work; its typed error becomes the state's failure.
     @inlinable
     public static func load<Value: SendableMetatype, Failure: Error & Equatable>(
-        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect {
@@ -53,13 +53,14 @@ extension Effect {
     /// ```
     @inlinable
     public static func load<Value: SendableMetatype, Failure: Sendable>(
-        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         timeout: LoadTimeout<Failure>? = nil,
-        mapError: @escaping @MainActor (any Error) -> Failure,
+        mapError: @escaping (any Error) -> Failure,
         operation: @escaping @MainActor @Sendable () async throws -> Value
     ) -> Effect {
-        makeLoad(embed, cancelsWhenSuperseded: true, timeout) { id in
-            await LoadAction.outcome(of: id, operation, mapError: mapError)
+        let mapError = MainActorFunction(mapError)
+        return makeLoad(embed, cancelsWhenSuperseded: true, timeout) { id in
+            await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
         }
     }
 
@@ -68,11 +69,12 @@ extension Effect {
     // feature's types: unspecialized, every load looked up generic metadata.
     @inlinable
     static func makeLoad<Value: SendableMetatype, Failure: Sendable>(
-        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         cancelsWhenSuperseded: Bool,
         _ timeout: LoadTimeout<Failure>?,
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Effect {
+        let embed = MainActorFunction(embed)
         let work: @MainActor @Sendable (LoadID) async -> Action
         if let timeout {
             work = timedWork(embed, timeout, run)
@@ -87,7 +89,7 @@ extension Effect {
     /// specializing.
     @usableFromInline
     static func timedWork<Value: SendableMetatype, Failure: Sendable>(
-        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         _ timeout: LoadTimeout<Failure>,
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> @MainActor @Sendable (LoadID) async -> Action {
@@ -123,7 +125,7 @@ extension LoadAction {
     static func outcome(
         of id: LoadID,
         _ operation: @MainActor () async throws -> Value,
-        mapError: @MainActor (any Error) -> Failure
+        mapError: (any Error) -> Failure
     ) async -> LoadAction {
         do {
             let value = try await operation()

@@ -224,13 +224,14 @@ public struct Effect<Action> {
     /// Turns this effect's actions into another action type, typically a
     /// parent's enum case that wraps a child's actions.
     @inlinable
-    public func map<NewAction>(_ transform: @escaping @MainActor (Action) -> NewAction) -> Effect<NewAction> {
+    public func map<NewAction>(_ transform: @escaping (Action) -> NewAction) -> Effect<NewAction> {
         if isNone { return Effect<NewAction>(.none, isDropped: _isDropped) }
         return mapOperation(transform)
     }
 
     @usableFromInline
-    func mapOperation<NewAction>(_ transform: @escaping @MainActor (Action) -> NewAction) -> Effect<NewAction> {
+    func mapOperation<NewAction>(_ transform: @escaping (Action) -> NewAction) -> Effect<NewAction> {
+        let transform = MainActorFunction(transform)
         let mapped: Effect<NewAction>.Operation
         switch operation {
         case .none:
@@ -252,9 +253,9 @@ public struct Effect<Action> {
                     work: { transform(await work($0)) }
                 ))
         case .merge(let effects):
-            mapped = .merge(effects.map { $0.map(transform) })
+            mapped = .merge(effects.map { $0.map(transform._body) })
         case .concatenate(let effects, let cancelID):
-            mapped = .concatenate(effects.map { $0.map(transform) }, cancelID: cancelID)
+            mapped = .concatenate(effects.map { $0.map(transform._body) }, cancelID: cancelID)
         case .cancel(let id):
             mapped = .cancel(id)
         case .cancelLoad(let id, let force):

@@ -21,7 +21,7 @@ extension Loadable {
     ///   - operation: the work; its typed error becomes the state's failure.
     @inlinable
     public func load<Action>(
-        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         overlap: OverlapPolicy,
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
@@ -43,15 +43,16 @@ extension Loadable {
     ///   - operation: the work.
     @inlinable
     public func load<Action>(
-        _ embed: @escaping @MainActor (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         overlap: OverlapPolicy,
         timeout: LoadTimeout<Failure>? = nil,
-        mapError: @escaping @MainActor (any Error) -> Failure,
+        mapError: @escaping (any Error) -> Failure,
         operation: @escaping @MainActor @Sendable () async throws -> Value
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Sendable {
         if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
+        let mapError = MainActorFunction(mapError)
         return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
-            await LoadAction.outcome(of: id, operation, mapError: mapError)
+            await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
         }
     }
 

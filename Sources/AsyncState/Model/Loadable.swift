@@ -75,6 +75,22 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _newestID = nil
     }
 
+    /// A loadable with exactly these fields, consistent or not — for the
+    /// testing library, which lets tests describe expected states by value.
+    package init(
+        state: AsyncState<Value, Failure>,
+        value: Value?,
+        settledState: AsyncState<Value, Failure>,
+        inFlightID: LoadID?,
+        newestID: LoadID?
+    ) {
+        _state = state
+        _value = value
+        _settledState = settledState
+        _inFlightID = inFlightID
+        _newestID = newestID
+    }
+
     /// The failure of the latest settled load, or `nil`.
     @inlinable
     public var error: Failure? { _state.error }

@@ -19,7 +19,7 @@ extension Reducer {
     @inlinable
     public func forEach<Elements: KeyedStorage, Element: Reducer>(
         _ elements: WritableKeyPath<State, Elements>,
-        action embed: @escaping @MainActor (Elements.Key, Element.Action) -> Action,
+        action embed: @escaping (Elements.Key, Element.Action) -> Action,
         extract: @escaping (Action) -> (Elements.Key, Element.Action)?,
         element: () -> Element
     ) -> ForEachReducer<Self, Elements, Element> {
@@ -32,7 +32,7 @@ public struct ForEachReducer<Parent: Reducer, Elements: KeyedStorage, Element: R
 where Elements.Key: Sendable, Elements.Value == Element.State {
     @usableFromInline let _parent: Parent
     @usableFromInline let _elements: Projection<Parent.State, Elements>
-    @usableFromInline let _embed: @MainActor (Elements.Key, Element.Action) -> Parent.Action
+    @usableFromInline let _embed: (Elements.Key, Element.Action) -> Parent.Action
     @usableFromInline let _extract: (Parent.Action) -> (Elements.Key, Element.Action)?
     @usableFromInline let _element: Element
 
@@ -40,7 +40,7 @@ where Elements.Key: Sendable, Elements.Value == Element.State {
     init(
         parent: Parent,
         elements: WritableKeyPath<Parent.State, Elements>,
-        embed: @escaping @MainActor (Elements.Key, Element.Action) -> Parent.Action,
+        embed: @escaping (Elements.Key, Element.Action) -> Parent.Action,
         extract: @escaping (Parent.Action) -> (Elements.Key, Element.Action)?,
         element: Element
     ) {

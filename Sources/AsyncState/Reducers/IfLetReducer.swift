@@ -7,7 +7,7 @@ extension Reducer {
     @inlinable
     public func ifLet<Child: Reducer>(
         _ childState: WritableKeyPath<State, Child.State?>,
-        action embed: @escaping @MainActor (Child.Action) -> Action,
+        action embed: @escaping (Child.Action) -> Action,
         extract: @escaping (Action) -> Child.Action?,
         then child: () -> Child
     ) -> IfLetReducer<Self, Child> {
@@ -19,7 +19,7 @@ extension Reducer {
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     @usableFromInline let _parent: Parent
     @usableFromInline let _childState: Projection<Parent.State, Child.State?>
-    @usableFromInline let _embed: @MainActor (Child.Action) -> Parent.Action
+    @usableFromInline let _embed: (Child.Action) -> Parent.Action
     @usableFromInline let _extract: (Parent.Action) -> Child.Action?
     @usableFromInline let _child: Child
 
@@ -27,7 +27,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     init(
         parent: Parent,
         childState: WritableKeyPath<Parent.State, Child.State?>,
-        embed: @escaping @MainActor (Child.Action) -> Parent.Action,
+        embed: @escaping (Child.Action) -> Parent.Action,
         extract: @escaping (Parent.Action) -> Child.Action?,
         child: Child
     ) {

@@ -12,7 +12,7 @@
 /// ```
 public struct Scope<State, Action, Child: Reducer>: Reducer {
     @usableFromInline let _toChildState: Projection<State, Child.State>
-    @usableFromInline let _embed: @MainActor (Child.Action) -> Action
+    @usableFromInline let _embed: (Child.Action) -> Action
     @usableFromInline let _extract: (Action) -> Child.Action?
     @usableFromInline let _child: Child
 
@@ -21,7 +21,7 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
     @inlinable
     public init(
         state: WritableKeyPath<State, Child.State>,
-        action embed: @escaping @MainActor (Child.Action) -> Action,
+        action embed: @escaping (Child.Action) -> Action,
         extract: @escaping (Action) -> Child.Action?,
         child: () -> Child
     ) {

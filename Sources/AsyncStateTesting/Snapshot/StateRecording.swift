@@ -19,12 +19,12 @@ import AsyncState
 @MainActor
 public final class StateRecording<State, Action> {
     private var lines: [String]
-    private var previous: FieldList
+    private var describer: TransitionDescriber
     private var stepCount = 0
 
     /// Starts a recording from `initialState`; feed it with ``record(_:)``.
     public init(initialState: State) {
-        previous = FieldList(initialState)
+        describer = TransitionDescriber(initialState: initialState)
         lines = [snapshotHeader, "initial:"]
         lines += String(dumping: initialState).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
     }
@@ -38,21 +38,10 @@ public final class StateRecording<State, Action> {
     /// Adds one processed action.
     public func record(_ transition: Transition<State, Action>) {
         stepCount += 1
-        let action = ValueDump.renderOneLine(transition.action)
-        let current = FieldList(transition.state)
+        let described = describer.describe(transition)
         lines.append("")
-        if transition.isDropped {
-            lines.append("\(stepCount). dropped as stale: \(action)")
-        } else {
-            lines.append("\(stepCount). \(action)")
-        }
-        let changes = current.changes(from: previous)
-        if changes.isEmpty {
-            if !transition.isDropped { lines.append("   (no change)") }
-        } else {
-            lines.append(contentsOf: changes.map { "   " + $0 })
-        }
-        previous = current
+        lines.append("\(stepCount). " + described[0])
+        lines += described.dropFirst().map { " " + $0 }
     }
 
     /// How many actions were recorded.

@@ -52,10 +52,13 @@ public final class TestStore<State: Equatable, Action> {
     ///   states — catching a reducer that reads a clock, a random number or
     ///   shared mutable state. Off by default, because an impure reducer's
     ///   outside effects then happen twice.
+    /// - Parameter firstLoadID: the ID the first load gets; pass the next one
+    ///   after the loads an `initialState` already records (its `newestID`s).
     public init<R: Reducer>(
         initialState: State,
         reducer: R,
         checksPurity: Bool = false,
+        firstLoadID: LoadID = LoadID(1),
         fileID: String = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -66,9 +69,9 @@ public final class TestStore<State: Equatable, Action> {
         self.location = location
         if checksPurity {
             let checked = PurityCheckedReducer(base: reducer) { reportFailure($0, at: location) }
-            self.store = Store(initialState: initialState, reducer: checked)
+            self.store = Store(initialState: initialState, reducer: checked, firstLoadID: firstLoadID)
         } else {
-            self.store = Store(initialState: initialState, reducer: reducer)
+            self.store = Store(initialState: initialState, reducer: reducer, firstLoadID: firstLoadID)
         }
         store.observeTransitions { [weak self] transition in
             self?.pending.append(transition)

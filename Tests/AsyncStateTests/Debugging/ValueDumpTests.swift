@@ -1,8 +1,6 @@
 import AsyncState
 import Testing
 
-@testable import AsyncStateTesting
-
 @Suite("String(dumping:)")
 struct ValueDumpTests {
     struct Point: Equatable { var x: Int; var y: Int }
@@ -126,42 +124,5 @@ struct FieldChangeTests {
     @Test("an unchanged value has no changes")
     func unchanged() {
         #expect(FieldList(["a": [1]]).changes(from: FieldList(["a": [1]])).isEmpty)
-    }
-}
-
-@Suite("Line diff")
-struct LineDiffTests {
-    @Test("lines removed before lines added, unchanged lines kept as context")
-    func diff() {
-        #expect(LineDiff.render(from: "a\nb\nc", to: "a\nB\nc") == "  a\n- b\n+ B\n  c")
-    }
-
-    @Test("distant context is elided")
-    func elided() {
-        let old = (1...20).map(String.init).joined(separator: "\n")
-        let new = old.replacingOccurrences(of: "\n10\n", with: "\nten\n")
-        let rendered = LineDiff.render(from: old, to: new, context: 1)
-        #expect(rendered == "  9\n- 10\n+ ten\n  11")
-    }
-}
-
-@Suite("Record mode")
-struct RecordModeTests {
-    @Test(
-        "the mode comes from the variable, then CI, then defaults to missing",
-        arguments: [
-            ([:], SnapshotRecordMode.missing),
-            (["CI": "true"], .never),
-            (["CI": "1"], .never),
-            (["CI": "false"], .missing),
-            (["CI": ""], .missing),
-            (["ASYNCSTATE_RECORD": "all"], .all),
-            (["ASYNCSTATE_RECORD": "FAILED"], .failed),
-            (["ASYNCSTATE_RECORD": "all", "CI": "true"], .all),
-            (["ASYNCSTATE_RECORD": "bogus", "CI": "true"], .never),
-            (["ASYNCSTATE_RECORD": "never"], .never),
-        ] as [([String: String], SnapshotRecordMode)])
-    func resolve(environment: [String: String], mode: SnapshotRecordMode) {
-        #expect(SnapshotRecordMode.resolve(environment: { environment[$0] }) == mode)
     }
 }

@@ -1,5 +1,3 @@
-import AsyncState
-
 extension String {
     /// A deterministic, readable rendering of `value`, built with `Mirror`:
     /// structs and classes by field, enums with their associated values,
@@ -21,7 +19,7 @@ extension String {
 }
 
 /// The rules behind `String(dumping:)` and the field-level snapshot changes.
-enum ValueDump {
+package enum ValueDump {
     /// Values whose one-line form is at most this long stay on one line.
     static let lineLimit = 80
     /// Deeper values print as `…`, which keeps pathological graphs finite.
@@ -35,7 +33,7 @@ enum ValueDump {
 
     // MARK: One line
 
-    static func renderOneLine(_ value: Any, depth: Int = 0, ancestors: [ObjectIdentifier] = []) -> String {
+    package static func renderOneLine(_ value: Any, depth: Int = 0, ancestors: [ObjectIdentifier] = []) -> String {
         if depth > depthLimit { return "…" }
         if let leaf = leafText(value) { return leaf }
         let mirror = Mirror(reflecting: value)

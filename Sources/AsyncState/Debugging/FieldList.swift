@@ -1,15 +1,13 @@
-import AsyncState
-
 /// A value flattened into `path: text` leaves, so two states can be compared
 /// field by field: `profile.state: .loading → .success(value: 3)`.
-struct FieldList: Equatable {
+package struct FieldList: Equatable {
     var entries: [(path: String, text: String)]
 
-    static func == (lhs: FieldList, rhs: FieldList) -> Bool {
+    package static func == (lhs: FieldList, rhs: FieldList) -> Bool {
         lhs.entries.elementsEqual(rhs.entries) { $0.path == $1.path && $0.text == $1.text }
     }
 
-    init(_ value: Any) {
+    package init(_ value: Any) {
         entries = []
         flatten(value, path: "", depth: 0)
     }
@@ -56,7 +54,7 @@ struct FieldList: Equatable {
     }
 
     /// The fields that differ from `old` to `self`, as readable lines.
-    func changes(from old: FieldList) -> [String] {
+    package func changes(from old: FieldList) -> [String] {
         let oldByPath = Dictionary(old.entries.map { ($0.path, $0.text) }, uniquingKeysWith: { first, _ in first })
         let newPaths = Set(entries.map(\.path))
         var lines: [String] = []
