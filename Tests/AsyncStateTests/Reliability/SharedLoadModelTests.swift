@@ -12,7 +12,7 @@ import Testing
 /// Seeded like the other randomized checks: `ASYNCSTATE_SEED` replays a run,
 /// `ASYNCSTATE_SEQUENCES` changes how many sequences each check plays. A
 /// failure prints the variables that replay it alone.
-@Suite("Reliability: shared loads, randomized", .timeLimit(.minutes(5)))
+@Suite("Reliability: shared loads, randomized", .timeLimit(.minutes(10)))
 struct SharedLoadModelTests {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
     static var seed: UInt64 { environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max) }
