@@ -213,6 +213,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
             context: context)
     }
 
+    /// Joins the load in flight (for `.join`) or sends `request`, then waits as
+    /// one of the load's callers until it ends or this caller's task is cancelled.
     private func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>, context: AnyObject? = nil) async -> Participation {
         // Decisions read the state without registering an observation: they
         // are the value's own bookkeeping, not something a view shows.
