@@ -25,7 +25,9 @@ extension Store {
     /// calls `clock.sleep` leaves the main actor to get there, which yielding
     /// alone cannot observe.
     ///
-    /// - Parameter maximumRounds: how many yields to allow before giving up.
+    /// - Parameters:
+    ///   - clock: the clock every sleeping effect of this store waits on.
+    ///   - maximumRounds: how many yields to allow before giving up.
     /// - Returns: `false` if the store never became idle within
     ///   `maximumRounds` — an effect is waiting on something other than
     ///   `clock`, such as real time or a network.

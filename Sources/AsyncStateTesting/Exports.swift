@@ -1,5 +1,3 @@
-// Tests that import AsyncStateTesting get the kit itself and the controls
-// they drive effects with — Gate, TestClock, LockedValue, SplitMix64 —
-// without more imports.
-@_exported import AsyncState
+// Tests that import AsyncStateTesting get the controls they drive effects
+// with — Gate, TestClock, LockedValue, SplitMix64 — without a second import.
 @_exported import AsyncStateControls

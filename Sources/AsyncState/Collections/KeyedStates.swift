@@ -9,7 +9,7 @@
 /// var rows: KeyedStates<Int, Row.State> = [1: Row.State(), 2: Row.State()]
 /// rows[3] = Row.State()                      // appended at the end
 /// rows.withMutableValue(forKey: 2) { $0.isExpanded = true }
-/// for (id, row) in rows { print(id, row) }   // 1, 2, 3
+/// let order = rows.map(\.key)                // [1, 2, 3]
 /// ```
 ///
 /// Appending and lookup are O(1); removing a key is O(n), as removing from an

@@ -1,4 +1,4 @@
-/// Any error, made `Equatable` so it can be an ``AsyncState`` failure — the
+/// Any error, made `Equatable` so it can be an ``AsyncState/AsyncState`` failure — the
 /// convenient choice when a load throws untyped errors.
 ///
 /// `AnyError` holds an error rather than being one: that keeps the untyped

@@ -69,7 +69,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// The full loadable: state, last value, settled state and load in flight.
     public var loadable: Loadable<Value, Failure> { store.state }
 
-    /// The current state, as an ``AsyncState``.
+    /// The current state, as an ``AsyncState/AsyncState``.
     public var state: AsyncState<Value, Failure> { store.state.state }
 
     /// The last successful value — also while reloading and after a failure.
@@ -191,7 +191,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     ) async -> Participation where Failure: Error, Value: SendableMetatype {
         await run(
             overlap,
-            Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
                 await LoadAction.outcome(of: id, operation)
             },
             context: context)
@@ -207,7 +207,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     ) async -> Participation where Value: SendableMetatype, Failure: Sendable {
         await run(
             overlap,
-            Effect.makeLoad(Feature.Action.loaded, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, nil) { id in
+            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
                 await LoadAction.outcome(of: id, operation, mapError: mapError)
             },
             context: context)

@@ -32,7 +32,7 @@ public protocol AsyncValueStore: AnyObject {
 }
 
 extension AsyncValueStore {
-    /// The current state, as an ``AsyncState``.
+    /// The current state, as an ``AsyncState/AsyncState``.
     public var state: AsyncState<Value, Failure> { asyncValue.state }
 
     /// The last successful value — also while reloading and after a failure.

@@ -9,10 +9,10 @@ import Observation
 /// let operations = OperationTracker<ItemOperation, AnyError>()
 /// let saved = await operations.run(.save) { try await api.save(items) }
 /// // saved: .success(…), .failure(…), .cancelled or .ignored
-/// operations.isActive(.save)          // false again
-/// operations.error(for: .save)        // the failure, if it failed
-/// operations.clearError(for: .save)   // its banner was dismissed
-/// operations.errors                   // every key's failure
+/// let saving = operations.isActive(.save)         // false again
+/// let failure = operations.error(for: .save)      // the failure, if it failed
+/// let all = operations.errors                     // every key's failure
+/// operations.clearError(for: .save)               // its banner was dismissed
 /// ```
 ///
 /// Every key is a ``Loadable`` with its own generations, run by the same

@@ -35,7 +35,7 @@ extension Effect {
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect {
-        makeLoad(embed, cancelsWhenSuperseded: true, timeout) { id in
+        makeLoad(embed, cancelsEarlier: true, timeout) { id in
             await LoadAction.outcome(of: id, operation)
         }
     }
@@ -59,7 +59,7 @@ extension Effect {
         operation: @escaping @MainActor @Sendable () async throws -> Value
     ) -> Effect {
         let mapError = MainActorFunction(mapError)
-        return makeLoad(embed, cancelsWhenSuperseded: true, timeout) { id in
+        return makeLoad(embed, cancelsEarlier: true, timeout) { id in
             await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
         }
     }
@@ -70,7 +70,7 @@ extension Effect {
     @inlinable
     static func makeLoad<Value: SendableMetatype, Failure: Sendable>(
         _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
-        cancelsWhenSuperseded: Bool,
+        cancelsEarlier: Bool,
         _ timeout: LoadTimeout<Failure>?,
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Effect {
@@ -82,7 +82,7 @@ extension Effect {
             work = { id in embed(await run(id)) }
         }
         return Effect(
-            .load(Load(cancelID: nil, cancelsWhenSuperseded: cancelsWhenSuperseded, started: { embed(.started($0)) }, work: work)))
+            .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
     }
 
     /// The work of a load with a timeout: it races a timer, so it is not worth

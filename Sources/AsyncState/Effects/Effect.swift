@@ -8,9 +8,9 @@
 ///
 /// ```swift
 /// case .refresh:
-///     return .load(Action.feed) { try await api.fetchFeed() }
+///     return .load(Action.feed, operation: api.fetchFeed)
 /// case .queryChanged(let query):
-///     return .run { send in send(.results(await search(query))) }
+///     return .run { send in send(.found(await search(query))) }
 ///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
 /// ```
 public struct Effect<Action> {
@@ -22,7 +22,9 @@ public struct Effect<Action> {
         case merge([Effect])
         case concatenate([Effect], cancelID: AnyHashable?)
         case cancel(AnyHashable)
-        case cancelLoad(LoadID, force: Bool)
+        /// Cancels the work of load `id`: always when `supersededBy` is `nil`,
+        /// else only if that newer load's policy cancels earlier loads.
+        case cancelLoad(LoadID, supersededBy: LoadID?)
         /// Waits for the work of load `id` without owning it: a `join`.
         case joinLoad(LoadID)
     }
@@ -42,20 +44,21 @@ public struct Effect<Action> {
     @usableFromInline
     struct Load {
         @usableFromInline var _cancelID: AnyHashable?
-        /// Whether a newer load of the same resource cancels this one's work.
-        @usableFromInline let _cancelsWhenSuperseded: Bool
+        /// Whether this load, once started, cancels the work of the load it
+        /// supersedes (its overlap policy).
+        @usableFromInline let _cancelsEarlier: Bool
         @usableFromInline let _started: @MainActor (LoadID) -> Action
         @usableFromInline let _work: @MainActor @Sendable (LoadID) async -> Action
 
         @inlinable
         init(
             cancelID: AnyHashable?,
-            cancelsWhenSuperseded: Bool,
+            cancelsEarlier: Bool,
             started: @escaping @MainActor (LoadID) -> Action,
             work: @escaping @MainActor @Sendable (LoadID) async -> Action
         ) {
             self._cancelID = cancelID
-            self._cancelsWhenSuperseded = cancelsWhenSuperseded
+            self._cancelsEarlier = cancelsEarlier
             self._started = started
             self._work = work
         }
@@ -170,7 +173,7 @@ public struct Effect<Action> {
     /// `nil` is no work, so `.cancel(load: state.profile.cancel())` reads well.
     public static func cancel(load id: LoadID?) -> Effect {
         guard let id else { return .none }
-        return Effect(.cancelLoad(id, force: true))
+        return Effect(.cancelLoad(id, supersededBy: nil))
     }
 
     /// This effect, with the stale-drop mark also set if `isDropped`.
@@ -248,7 +251,7 @@ public struct Effect<Action> {
             mapped = .load(
                 .init(
                     cancelID: load._cancelID,
-                    cancelsWhenSuperseded: load._cancelsWhenSuperseded,
+                    cancelsEarlier: load._cancelsEarlier,
                     started: { transform(started($0)) },
                     work: { transform(await work($0)) }
                 ))
@@ -258,8 +261,8 @@ public struct Effect<Action> {
             mapped = .concatenate(effects.map { $0.map(transform._body) }, cancelID: cancelID)
         case .cancel(let id):
             mapped = .cancel(id)
-        case .cancelLoad(let id, let force):
-            mapped = .cancelLoad(id, force: force)
+        case .cancelLoad(let id, let newer):
+            mapped = .cancelLoad(id, supersededBy: newer)
         case .joinLoad(let id):
             mapped = .joinLoad(id)
         }

@@ -4,8 +4,9 @@ extension Loadable {
     ///
     /// ```swift
     /// case .saveTapped:
+    ///     let draft = state.draft   // the closure runs later: capture a copy, not `state`
     ///     return state.save.load(Action.save, overlap: .firstWins) { () async throws(SaveError) in
-    ///         try await api.save(state.draft)
+    ///         try await api.save(draft)
     ///     }
     /// ```
     ///
@@ -27,7 +28,7 @@ extension Loadable {
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Error {
         if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
-        return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
+        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
             await LoadAction.outcome(of: id, operation)
         }
     }
@@ -51,7 +52,7 @@ extension Loadable {
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Sendable {
         if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
         let mapError = MainActorFunction(mapError)
-        return Effect.makeLoad(embed, cancelsWhenSuperseded: overlap.cancelsWhenSuperseded, timeout) { id in
+        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
             await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
         }
     }

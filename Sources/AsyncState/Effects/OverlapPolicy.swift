@@ -8,7 +8,10 @@
 /// ```swift
 /// case .saveTapped:
 ///     // A double tap while saving starts nothing.
-///     return state.save.load(Action.save, overlap: .firstWins) { try await api.save(draft) }
+///     let draft = state.draft
+///     return state.save.load(Action.save, overlap: .firstWins) { () async throws(SaveError) in
+///         try await api.save(draft)
+///     }
 /// ```
 ///
 /// | policy | the earlier load | the new start |
@@ -75,10 +78,10 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
         if case .latestWins = _kind { true } else { false }
     }
 
-    /// Whether a load started under this policy has its work cancelled when a
-    /// newer load supersedes it.
+    /// Whether a load started under this policy cancels the work of the
+    /// earlier load it supersedes.
     @inlinable
-    var cancelsWhenSuperseded: Bool {
+    var cancelsEarlier: Bool {
         if case .latestWins(cancellingEarlier: false) = _kind { false } else { true }
     }
 

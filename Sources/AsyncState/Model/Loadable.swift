@@ -1,4 +1,4 @@
-/// One loadable resource: its ``AsyncState`` plus the bookkeeping that makes
+/// One loadable resource: its ``AsyncState/AsyncState`` plus the bookkeeping that makes
 /// overlapping loads settle correctly.
 ///
 /// `Loadable` is a plain value. ``apply(_:)`` is a pure function of the current
@@ -16,10 +16,10 @@
 ///
 /// ```swift
 /// var profile = Loadable<String, LoadError>()
-/// profile.apply(.started(LoadID(1)))          // state: .loading
-/// profile.apply(.started(LoadID(2)))          // #1 is superseded
-/// profile.apply(.finished(LoadID(2), "Lee"))  // state: .success(value: "Lee")
-/// profile.apply(.finished(LoadID(1), "Old"))  // .dropped
+/// _ = profile.apply(.started(LoadID(1)))                 // state: .loading
+/// _ = profile.apply(.started(LoadID(2)))                 // #1 is superseded
+/// _ = profile.apply(.finished(LoadID(2), "Lee"))         // state: .success(value: "Lee")
+/// let late = profile.apply(.finished(LoadID(1), "Old"))  // .dropped
 /// ```
 public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     // Stored as internal, `@usableFromInline` properties so `apply(_:)` can be
@@ -30,13 +30,13 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     @usableFromInline var _inFlightID: LoadID?
     @usableFromInline var _newestID: LoadID?
 
-    /// The current state, as an ``AsyncState``.
+    /// The current state, as an ``AsyncState/AsyncState``.
     @inlinable
     public var state: AsyncState<Value, Failure> { _state }
 
     /// The last successful (or locally set) value, kept through reloads and failures.
     ///
-    /// Unlike ``AsyncState/value``, this stays non-`nil` while reloading and in
+    /// Unlike ``AsyncState/AsyncState/value``, this stays non-`nil` while reloading and in
     /// `.error`: use it to decide whether there is content to show.
     @inlinable
     public var value: Value? { _value }

@@ -11,8 +11,10 @@ extension Reducer {
     /// in a `Dictionary`.
     ///
     /// ```swift
-    /// Rows().forEach(\.avatars, action: Action.avatar,
-    ///     extract: { if case .avatar(let id, let load) = $0 { (id, load) } else { nil } }) {
+    /// Rows().forEach(
+    ///     \.avatars, action: Action.avatar,
+    ///     extract: { if case .avatar(let id, let load) = $0 { (id, load) } else { nil } }
+    /// ) {
     ///     LoadReducer<Image, ImageError>()
     /// }
     /// ```

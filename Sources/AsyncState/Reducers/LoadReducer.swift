@@ -35,8 +35,8 @@ extension Loadable {
         case .dropped:
             return Effect.dropped
         case .applied:
-            guard case .started = action, let superseded else { return .none }
-            return Effect(.cancelLoad(superseded, force: false))
+            guard case .started(let newer) = action, let superseded else { return .none }
+            return Effect(.cancelLoad(superseded, supersededBy: newer))
         }
     }
 }

@@ -5,8 +5,10 @@
 /// action and a closure that extracts it.
 ///
 /// ```swift
-/// Scope(state: \.settings, action: Action.settings,
-///       extract: { if case .settings(let action) = $0 { action } else { nil } }) {
+/// Scope(
+///     state: \.settings, action: Action.settings,
+///     extract: { if case .settings(let action) = $0 { action } else { nil } }
+/// ) {
 ///     Settings()
 /// }
 /// ```

@@ -37,7 +37,7 @@ extension Store {
             _nextLoadID = id.next
             _queue.append(load._started(id))
             let token = makeEffectToken()
-            _loads[id] = RunningLoad(token: token, cancelsWhenSuperseded: load._cancelsWhenSuperseded)
+            _loads[id] = RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier)
             started.append(
                 launch(token, cancelID: load._cancelID) { store in
                     let result = await load._work(id)
@@ -47,8 +47,10 @@ extension Store {
                 })
         case .cancel(let id):
             cancelEffects(withID: id)
-        case .cancelLoad(let id, let force):
-            if let load = _loads[id], force || load._cancelsWhenSuperseded {
+        case .cancelLoad(let id, let newer):
+            // A superseded load is cancelled if the load that superseded it
+            // says so: the policy belongs to the newer start.
+            if let load = _loads[id], newer.map({ _loads[$0]?._cancelsEarlier ?? true }) ?? true {
                 _runningEffects[load._token]?.cancel()
             }
         case .joinLoad(let id):

@@ -6,7 +6,7 @@ import Observation
 /// ```swift
 /// let store = Store(initialState: Profile.State(), reducer: Profile(api: api))
 /// await store.send(.refresh).finish()
-/// print(store.state.profile)
+/// let profile = store.state.profile   // or `store.profile`
 /// ```
 ///
 /// **State** is read-only from outside; ``send(_:)`` is the only way to change it.
@@ -72,12 +72,12 @@ public final class Store<State, Action>: Observable {
     @usableFromInline
     struct RunningLoad {
         @usableFromInline let _token: Int
-        @usableFromInline let _cancelsWhenSuperseded: Bool
+        @usableFromInline let _cancelsEarlier: Bool
 
         @inlinable
-        init(token: Int, cancelsWhenSuperseded: Bool) {
+        init(token: Int, cancelsEarlier: Bool) {
             self._token = token
-            self._cancelsWhenSuperseded = cancelsWhenSuperseded
+            self._cancelsEarlier = cancelsEarlier
         }
     }
 
@@ -96,8 +96,11 @@ public final class Store<State, Action>: Observable {
 
     /// Creates a store that runs `reducer`, starting from `initialState`.
     ///
-    /// - Parameter firstLoadID: the ID the first load gets; tests use the
-    ///   default `#1` so expectations stay stable.
+    /// - Parameters:
+    ///   - initialState: the feature's state before the first action.
+    ///   - reducer: the feature's logic; it runs on the main actor for every action.
+    ///   - firstLoadID: the ID the first load gets; tests use the default `#1`
+    ///     so expectations stay stable.
     @inlinable
     public convenience init<R: Reducer>(
         initialState: State,

@@ -6,7 +6,7 @@ import Foundation
 /// `__Snapshots__/<TestFile>/<name>.txt`.
 ///
 /// ```swift
-/// @Test func refreshKeepsContent() async {
+/// @Test @MainActor func refreshKeepsContent() async {
 ///     let store = Store(initialState: Feed.State(), reducer: Feed(api: .fixed))
 ///     await assertStateSequence(of: store, named: "refresh") {
 ///         await store.send(.refresh).finish()
@@ -15,6 +15,16 @@ import Foundation
 /// ```
 ///
 /// See ``SnapshotRecordMode`` for when the file is written.
+///
+/// - Parameters:
+///   - store: the store whose transitions are recorded, from its current state on.
+///   - name: the snapshot's name, unique within the test file; it names the file.
+///   - record: when to write the file; `nil` uses ``SnapshotRecordMode/current``.
+///   - fileID: the test file, for failures; the caller's by default.
+///   - filePath: the test file's path, beside which `__Snapshots__` lives.
+///   - line: the line failures point at.
+///   - column: the column failures point at.
+///   - body: the steps to record, such as sends and the awaiting of their effects.
 @MainActor
 public func assertStateSequence<State, Action>(
     of store: Store<State, Action>,
@@ -37,6 +47,15 @@ public func assertStateSequence<State, Action>(
 /// line diff. A missing snapshot is written (unless the mode is
 /// ``SnapshotRecordMode/never``) and the test fails once, saying so. An
 /// unreadable or corrupt file fails with its path.
+///
+/// - Parameters:
+///   - recording: the recorded run to compare.
+///   - name: the snapshot's name, unique within the test file; it names the file.
+///   - record: when to write the file; `nil` uses ``SnapshotRecordMode/current``.
+///   - fileID: the test file, for failures; the caller's by default.
+///   - filePath: the test file's path, beside which `__Snapshots__` lives.
+///   - line: the line failures point at.
+///   - column: the column failures point at.
 @MainActor
 public func assertSnapshot<State, Action>(
     of recording: StateRecording<State, Action>,

@@ -3,7 +3,7 @@ import AsyncState
 extension Loadable {
     /// A loadable with the fields you name, for describing an expected state
     /// by its values in a ``TestStore`` step instead of replaying the action
-    /// through ``Loadable/apply(_:)`` (which would check the state machine
+    /// through `Loadable.apply(_:)` (which would check the state machine
     /// against itself).
     ///
     /// ```swift
@@ -19,8 +19,8 @@ extension Loadable {
     /// what a wrong result would have been.
     ///
     /// - Parameters:
-    ///   - state: the expected ``state``.
-    ///   - value: the expected ``value``; by default the value `state` holds.
+    ///   - state: the expected `state`.
+    ///   - value: the expected `value`; by default the value `state` holds.
     ///   - settledState: the state a cancel returns to; by default `state`
     ///     when it is settled, else `.notLoaded`.
     ///   - inFlightID: the load in flight, if any.

@@ -1,11 +1,11 @@
 import AsyncState
 
-/// Runs a feature like ``Store`` does, and checks every step a test asserts:
+/// Runs a feature like `Store` does, and checks every step a test asserts:
 /// the state after each action, each action an effect sends back, and that
 /// nothing is left running at the end.
 ///
 /// ```swift
-/// @Test func refresh() async {
+/// @Test @MainActor func refresh() async {
 ///     let gate = Gate<Profile>()
 ///     let store = TestStore(initialState: Feature.State(), reducer: Feature(fetch: { try await gate.wait() }))
 ///     store.send(.refresh)
@@ -47,13 +47,22 @@ public final class TestStore<State: Equatable, Action> {
 
     /// Creates a test store that runs `reducer` from `initialState`.
     ///
-    /// - Parameter checksPurity: runs the reducer twice for every action, from
-    ///   equal states, and fails the test when the two runs leave different
-    ///   states — catching a reducer that reads a clock, a random number or
-    ///   shared mutable state. Off by default, because an impure reducer's
-    ///   outside effects then happen twice.
-    /// - Parameter firstLoadID: the ID the first load gets; pass the next one
-    ///   after the loads an `initialState` already records (its `newestID`s).
+    /// - Parameters:
+    ///   - initialState: the feature's state before the first action, which
+    ///     is also the state the first assertion starts from.
+    ///   - reducer: the feature under test, run by a real `Store`.
+    ///   - checksPurity: runs the reducer twice for every action, from
+    ///     equal states, and fails the test when the two runs leave different
+    ///     states — catching a reducer that reads a clock, a random number or
+    ///     shared mutable state. Off by default, because an impure reducer's
+    ///     outside effects then happen twice.
+    ///   - firstLoadID: the ID the first load gets; pass the next one after
+    ///     the loads an `initialState` already records (its `newestID`s).
+    ///   - fileID: where the test store was created, for failures found when it
+    ///     is released; the caller's by default.
+    ///   - filePath: the same place, as a path.
+    ///   - line: the same place's line.
+    ///   - column: the same place's column.
     public init<R: Reducer>(
         initialState: State,
         reducer: R,

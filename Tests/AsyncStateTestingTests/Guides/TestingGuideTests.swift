@@ -35,7 +35,39 @@ enum Guide {
     }
 }
 
+extension Guide {
+    enum SearchError: Error, Equatable { case offline }
+
+    struct Search: Reducer {
+        struct State: Equatable {
+            var query = ""
+            var results = Loadable<[String], SearchError>()
+        }
+
+        enum Action: Equatable {
+            case queryChanged(String)
+            case results(LoadAction<[String], SearchError>)
+        }
+
+        let clock: any Clock<Duration>
+        let search: @MainActor @Sendable (String) async throws(SearchError) -> [String]
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case .queryChanged(let query):
+                state.query = query
+                let search = search
+                return .load(Action.results) { () async throws(SearchError) in try await search(query) }
+                    .debounced(id: "search", for: .milliseconds(300), clock: clock)
+            case .results(let load):
+                return state.results.reduce(load)
+            }
+        }
+    }
+}
+
 private typealias Profile = Guide.Profile
+private typealias Search = Guide.Search
 
 @Suite("Testing features guide")
 struct TestingGuideTests {
@@ -54,6 +86,19 @@ struct TestingGuideTests {
 
         gates[1].open(with: "new")
         await store.receive(.profile(.finished(LoadID(2), "new"))) { _ = $0.profile.apply(.finished(LoadID(2), "new")) }
+        await store.finish()
+    }
+
+    @Test @MainActor func typingFastSearchesOnce() async {
+        let clock = TestClock()
+        let store = TestStore(initialState: Search.State(), reducer: Search(clock: clock, search: { [$0] }))
+
+        store.send(.queryChanged("s")) { $0.query = "s" }
+        store.send(.queryChanged("sw")) { $0.query = "sw" }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(300))
+        await store.receive(.results(.started(LoadID(1)))) { _ = $0.results.apply(.started(LoadID(1))) }
+        await store.receive(.results(.finished(LoadID(1), ["sw"]))) { _ = $0.results.apply(.finished(LoadID(1), ["sw"])) }
         await store.finish()
     }
 

@@ -25,8 +25,8 @@ struct FeatureSnapshotTests {
         let gates = GateQueue(count: 2)
         let store = Store(initialState: ProfileScreen.State(), reducer: ProfileScreen(gates: gates))
         await assertStateSequence(of: store, named: "race-stale-drop") {
-            let first = store.send(.refreshKeepingEarlier)
-            let second = store.send(.refresh)
+            let first = store.send(.refresh)
+            let second = store.send(.refreshKeepingEarlier)
             gates[1].open(with: "B")
             await second.finish()
             gates[0].open(with: "A")

@@ -17,8 +17,8 @@ struct MisuseTests {
     func staleThroughStore(action: LoadAction<Int, TestError>) async {
         let (store, log) = makeProfileStore()
         let first = Gate<Int>(), second = Gate<Int>()
-        store.send(.load(first, .latestWins(cancellingEarlier: false)))
-        let task = store.send(.load(second))
+        store.send(.load(first))
+        let task = store.send(.load(second, .latestWins(cancellingEarlier: false)))
         let before = store.state
         store.send(.profile(action))
         #expect(store.state == before)

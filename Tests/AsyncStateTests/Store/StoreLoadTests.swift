@@ -23,8 +23,8 @@ struct StoreLoadTests {
     func lastStartedWins() async {
         let (store, log) = makeProfileStore()
         let a = Gate<Int>(), b = Gate<Int>()
-        let taskA = store.send(.load(a, .latestWins(cancellingEarlier: false)))
-        let taskB = store.send(.load(b))
+        let taskA = store.send(.load(a))
+        let taskB = store.send(.load(b, .latestWins(cancellingEarlier: false)))
         b.open(with: 2)
         await taskB.finish()
         a.open(with: 1)

@@ -1,3 +1,4 @@
+import AsyncState
 import AsyncStateTesting
 
 /// Counts observation callbacks, which may arrive from any thread.

@@ -1,3 +1,4 @@
+import AsyncState
 import AsyncStateTesting
 import DemoFeatures
 import Testing
