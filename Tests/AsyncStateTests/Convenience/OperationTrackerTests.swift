@@ -163,13 +163,13 @@ struct OperationTrackerTests {
         #expect(await tracker.run(.save) { () async throws(TestError) -> Int in 2 } == .success(2))
     }
 
-    @Test("a superseded run that runs to its end (cancellingEarlier: false) returns its own value")
+    @Test("a superseded run left running (the newer one's cancellingEarlier: false) returns its own value")
     func supersededRunsToEnd() async {
         let tracker = Tracker()
         let first = Gate<Int>(), second = Gate<Int>()
-        let one = Task { await tracker.run(.save, overlap: .latestWins(cancellingEarlier: false)) { try await first.wait() } }
+        let one = Task { await tracker.run(.save) { try await first.wait() } }
         await first.waitForArrivals()
-        let two = Task { await tracker.run(.save) { try await second.wait() } }
+        let two = Task { await tracker.run(.save, overlap: .latestWins(cancellingEarlier: false)) { try await second.wait() } }
         await second.waitForArrivals()
         first.open(with: 1)
         #expect(await one.value == .success(1), "its work finished and was not cancelled")

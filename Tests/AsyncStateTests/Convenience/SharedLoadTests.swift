@@ -193,14 +193,14 @@ struct SharedLoadTests {
         #expect(await arriving.value == 2)
     }
 
-    @Test("the last caller of a superseded load that runs to its end (cancellingEarlier: false) leaving cancels its work")
+    @Test("the last caller of a superseded load left running (cancellingEarlier: false) leaving cancels its work")
     func supersededLoadLeft() async {
         let value = Value()
         let earlier = Gate<Int>(), later = Gate<Int>()
-        let first = await startCaller { await value.load(overlap: .latestWins(cancellingEarlier: false)) { try await earlier.wait() } }
+        let first = await startCaller { await value.load { try await earlier.wait() } }
         await earlier.waitForArrivals()
         let second = await startCaller {
-            await value.load { try await later.wait() }
+            await value.load(overlap: .latestWins(cancellingEarlier: false)) { try await later.wait() }
             return value.value
         }
         await later.waitForArrivals()
