@@ -7,7 +7,7 @@ struct Scenario: Sendable {
     var name: String
     var summary: String
     var details: String
-    fileprivate var play: @MainActor @Sendable (Scenario, Player, Settings) async -> Timeline
+    var play: @MainActor @Sendable (Scenario, Player, Settings) async -> Timeline
 
     /// Plays the scenario with `settings` and returns what happened.
     @MainActor
@@ -30,7 +30,7 @@ struct Settings: Sendable {
 }
 
 extension Scenario {
-    static let all: [Scenario] = [profile, feed, search, save, cancel]
+    static let all: [Scenario] = [profile, feed, search, save, cancel, cache]
 
     static func named(_ name: String) -> Scenario? {
         all.first { $0.name == name }

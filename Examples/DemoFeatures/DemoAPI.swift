@@ -33,6 +33,13 @@ public struct DemoAPI: Sendable {
         return try await respond(to: "profile") { "Lee Wong · \(cities[(visit - 1) % cities.count])" }
     }
 
+    /// A user's name and the revision of their profile the server holds.
+    @MainActor
+    public func user(_ id: Int, revision: Int) async throws(Failure) -> String {
+        let names = [7: "Lee Wong", 8: "Ana Souza"]
+        return try await respond(to: "user") { "\(names[id] ?? "user \(id)") r\(revision)" }
+    }
+
     /// The newest posts; `version` changes what a refresh brings back.
     @MainActor
     public func feed(version: Int) async throws(Failure) -> [String] {

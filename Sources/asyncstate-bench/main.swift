@@ -53,6 +53,7 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
     #if canImport(AsyncStateTesting)
         groups.append(("7. test store", TestStoreCase.run))
     #endif
+    groups.append(("8. shared cache: a hit against a store read", CacheCases.run))
     return groups
 }()
 

@@ -43,6 +43,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     private var sharedLoads: [LoadID: SharedLoad] = [:]
     /// The last load that started, which ``reload()`` repeats.
     private var lastRequest: Effect<Feature.Action>?
+    /// When the value settled, on the clock given to `init(clock:)`; see AsyncValue+Freshness.swift.
+    var freshness: AsyncValueFreshness?
 
     /// Creates a value that has not loaded yet.
     public convenience init() {

@@ -1,0 +1,154 @@
+import AsyncState
+import AsyncStateControls
+import Observation
+import Testing
+
+/// A backend whose every call waits on its own gate, recorded in order.
+@MainActor
+final class Backend {
+    private(set) var calls: [(key: Int, gate: Gate<String>)] = []
+
+    func load(_ key: Int) async throws(TestError) -> String {
+        let gate = Gate<String>()
+        calls.append((key, gate))
+        do { return try await gate.wait() } catch { throw .offline }
+    }
+
+    /// Opens the newest call's gate for `key`.
+    func answer(_ key: Int, with value: String) {
+        calls.last { $0.key == key }?.gate.open(with: value)
+    }
+
+    func count(_ key: Int) -> Int { calls.filter { $0.key == key }.count }
+}
+
+@MainActor
+func makeCache(
+    staleAfter: Duration = .seconds(30), collectAfter: Duration = .seconds(60), capacity: Int = .max
+) -> (Cache<Int, String, TestError>, TestClock, Backend) {
+    let clock = TestClock()
+    let backend = Backend()
+    let cache = Cache<Int, String, TestError>(
+        clock: clock, staleAfter: staleAfter, collectAfter: collectAfter, capacity: capacity, operation: backend.load)
+    return (cache, clock, backend)
+}
+
+@Suite("Cache: sharing and lifetime")
+@MainActor
+struct CacheSharingTests {
+    @Test("two users of the same key share one entry and one load, and see the same value")
+    func shareOneLoad() async {
+        let (cache, _, backend) = makeCache()
+        let first = cache.subscribe(7)
+        let second = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        #expect(cache.count == 1)
+        #expect(cache.users(of: 7) == 2)
+        backend.answer(7, with: "Lee")
+        await first.loaded()
+        await second.loaded() // joined the same load
+        #expect(backend.calls.count == 1)
+        #expect(first.loadable?.value == "Lee")
+        #expect(second.loadable == first.loadable)
+    }
+
+    @Test("one user leaves and the other keeps the entry, however long")
+    func otherKeepsIt() async {
+        let (cache, clock, backend) = makeCache(collectAfter: .seconds(60))
+        let first = cache.subscribe(7)
+        let second = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        backend.answer(7, with: "Lee")
+        await first.loaded()
+        first.cancel()
+        clock.advance(by: .seconds(600))
+        #expect(cache[7]?.value == "Lee")
+        #expect(cache.users(of: 7) == 1)
+        _ = second
+    }
+
+    @Test("an unused entry is collected collectAfter later — not before, and not if used again")
+    func collection() async {
+        let (cache, clock, backend) = makeCache(collectAfter: .seconds(60))
+        var subscription: Cache<Int, String, TestError>.Subscription? = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        backend.answer(7, with: "Lee")
+        await subscription?.loaded()
+        subscription = nil // released: the same as cancel()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(59))
+        #expect(cache[7]?.value == "Lee")
+        let again = cache.subscribe(7) // used again: the timer no longer counts
+        clock.advance(by: .seconds(1))
+        await settle { clock.sleeperCount == 0 }
+        #expect(cache[7]?.value == "Lee")
+        #expect(backend.calls.count == 1) // still fresh: no reload
+        again.cancel()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(60))
+        await settle { cache.count == 0 }
+        #expect(cache[7] == nil)
+    }
+
+    @Test("collectAfter of zero or less removes an entry as its last user leaves", arguments: [0, -10])
+    func collectAtOnce(seconds: Int) async {
+        let (cache, _, backend) = makeCache(collectAfter: .seconds(seconds))
+        let subscription = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        backend.answer(7, with: "Lee")
+        await subscription.loaded()
+        subscription.cancel()
+        #expect(cache.count == 0)
+    }
+
+    @Test("cancelling a subscription twice ends it once")
+    func cancelTwice() {
+        let (cache, _, _) = makeCache()
+        let a = cache.subscribe(7)
+        let b = cache.subscribe(7)
+        a.cancel()
+        a.cancel()
+        #expect(cache.users(of: 7) == 1)
+        #expect(b.isActive)
+        #expect(!a.isActive)
+    }
+
+    @Test("a bounded cache evicts the entry unused the longest, and never one in use")
+    func bounded() async {
+        let (cache, _, backend) = makeCache(capacity: 2)
+        let one = cache.subscribe(1), two = cache.subscribe(2), three = cache.subscribe(3)
+        #expect(cache.count == 3) // all in use: over the bound
+        await settle { backend.calls.count == 3 }
+        for key in 1...3 { backend.answer(key, with: "user \(key)") }
+        await one.loaded()
+        await two.loaded()
+        await three.loaded()
+        one.cancel() // 3 entries, 1 unused: evicted at once to fit 2
+        #expect(cache.count == 2)
+        #expect(cache[1] == nil)
+        two.cancel()
+        three.cancel()
+        #expect(cache.count == 2)
+        let four = cache.subscribe(4) // evicts 2, unused the longest
+        #expect(cache[2] == nil)
+        #expect(cache[3]?.value == "user 3")
+        #expect(cache.count == 2)
+        _ = four
+    }
+
+    @Test("a key whose load never settles stays loading while used, and is collected with its load cancelled")
+    func neverSettles() async {
+        let (cache, clock, backend) = makeCache(collectAfter: .seconds(60))
+        let subscription = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        clock.advance(by: .seconds(3_600))
+        #expect(cache[7]?.state == .loading)
+        subscription.cancel()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(60))
+        await backend.calls[0].gate.waitForArrivals()
+        await settle { backend.calls[0].gate.observedCancellation }
+        #expect(backend.calls[0].gate.observedCancellation)
+        #expect(cache[7] == nil)
+    }
+}

@@ -1,0 +1,81 @@
+import AsyncStateControls
+import Testing
+
+@testable import AsyncState
+
+/// Random subscribes, unsubscribes, collection timers and evictions on the
+/// cache's pure bookkeeping (``CacheState``), checked against a plain model:
+/// users per key, entries kept while used, the longest-unused entry evicted
+/// first, a stale timer ignored, and the eviction queue kept proportional.
+@Suite("Reliability: randomized cache bookkeeping check")
+struct CacheModelTests {
+    typealias State = CacheState<Int, Int, TestError, TestClock.Instant>
+
+    @Test("20,000 random sequences agree with the model")
+    func randomSequences() async {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        for sequence in 0..<20_000 {
+            if let problem = Self.play(seed: seed &+ UInt64(sequence)) {
+                Issue.record("\(problem)\nseed \(seed &+ UInt64(sequence))")
+                return
+            }
+            if sequence % 256 == 255 { await Task.yield() }
+        }
+    }
+
+    static func play(seed: UInt64) -> String? {
+        var random = SplitMix64(seed: seed)
+        var state = State()
+        var users: [Int: Int] = [:]
+        /// Unused keys, the longest unused first, with their idle tokens.
+        var idle: [(key: Int, token: UInt64)] = []
+        let capacity = Int.random(in: 0...6, using: &random)
+        for _ in 0..<Int.random(in: 1...60, using: &random) {
+            let key = Int.random(in: 0..<8, using: &random)
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<4:
+                let isNew = state.addUser(key)
+                guard isNew == (users[key] == nil) else { return "subscribe(\(key)) new: \(isNew)" }
+                users[key, default: 0] += 1
+                idle.removeAll { $0.key == key }
+                if isNew {
+                    let evicted = state.evict(toFit: capacity)
+                    let expected = idle.prefix(max(0, users.count - capacity)).map(\.key)
+                    guard evicted.count == expected.count else { return "evicted \(evicted.count), expected \(expected)" }
+                    for key in expected { users[key] = nil }
+                    idle.removeFirst(expected.count)
+                }
+            case 4..<8:
+                let removal = state.removeUser(key)
+                guard let count = users[key], count > 0 else {
+                    if removal != nil { return "unsubscribe(\(key)) without users was accepted" }
+                    continue
+                }
+                guard let removal, removal.isIdle == (count == 1) else { return "unsubscribe(\(key)) idle mismatch" }
+                users[key] = count - 1
+                if count == 1 {
+                    idle.append((key, removal.token))
+                    let evicted = state.evict(toFit: capacity)
+                    let expected = idle.prefix(max(0, users.count - capacity)).map(\.key)
+                    guard evicted.count == expected.count else { return "evicted \(evicted.count) on unsubscribe, expected \(expected)" }
+                    for key in expected { users[key] = nil }
+                    idle.removeFirst(expected.count)
+                }
+            default: // a collection timer fires, with the right token or a stale one
+                let token = idle.first { $0.key == key }?.token
+                let fired = Bool.random(using: &random) ? token ?? 999 : 999
+                let collected = state.collect(key, token: fired) != nil
+                guard collected == (token != nil && fired == token) else { return "collect(\(key)) \(collected)" }
+                if collected {
+                    users[key] = nil
+                    idle.removeAll { $0.key == key }
+                }
+            }
+            guard state.count == users.count, users.allSatisfy({ state[$0.key]?.users == $0.value }) else {
+                return "entries \(state) differ from the model \(users)"
+            }
+            guard state._idle.count <= 2 * state.count + state._idleHead + 65 else { return "the idle queue grew to \(state._idle.count)" }
+        }
+        return nil
+    }
+}
