@@ -14,8 +14,9 @@
 /// store.value        // the last value, also while reloading and after a failure
 /// ```
 ///
-/// Everything comes from ``asyncValue``: `load`, `loadIfNeeded`, `reload`,
-/// `cancel`, `reset`, `setValue`, and `state`, `value`, `error`, `isLoading`,
+/// Everything comes from ``asyncValue``: `load`, `loadIfNeeded` (also with
+/// `maxAge:`), `reload`, `cancel`, `reset`, `setValue`, and `state`, `value`,
+/// `error`, `isLoading`, `isStale(maxAge:)`,
 /// with the same promises (last started wins, cancellation is not failure, a
 /// shared load runs while anyone waits for it). Reads are observable through
 /// your class: a view that reads `store.value` re-renders when a load settles,
@@ -82,6 +83,29 @@ extension AsyncValueStore {
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError, Value: SendableMetatype {
         await asyncValue.loadIfNeeded(operation)
+    }
+
+    /// Loads unless the last load succeeded less than `maxAge` ago, on the clock
+    /// the ``asyncValue`` was made with (`AsyncValue(clock:)`).
+    public func loadIfNeeded(
+        maxAge: Duration,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) async where Failure: Error, Value: SendableMetatype {
+        await asyncValue.loadIfNeeded(maxAge: maxAge, operation)
+    }
+
+    /// Loads unless the last load succeeded less than `maxAge` ago; untyped
+    /// errors become ``AnyError``.
+    public func loadIfNeeded(
+        maxAge: Duration,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) async where Failure == AnyError, Value: SendableMetatype {
+        await asyncValue.loadIfNeeded(maxAge: maxAge, operation)
+    }
+
+    /// Whether the value is missing, not a settled success, or `maxAge` old or older.
+    public func isStale(maxAge: Duration) -> Bool {
+        asyncValue.isStale(maxAge: maxAge)
     }
 
     /// Repeats the last load; does nothing if nothing was loaded yet.

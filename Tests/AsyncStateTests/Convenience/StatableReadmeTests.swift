@@ -196,6 +196,28 @@ struct AsyncValueStoreTests {
         #expect(store.error == .offline)
         await store.loadIfNeeded { () async throws(TestError) -> Int in 3 }
         #expect(store.value == 3)
+        await store.loadIfNeeded(maxAge: .seconds(1)) { () async throws(TestError) -> Int in 4 }
+        #expect(store.value == 4, "without a clock every success counts as stale")
+    }
+
+    @Test("loadIfNeeded(maxAge:) and isStale use the clock the AsyncValue was made with")
+    func freshness() async {
+        @MainActor
+        final class Timed: AsyncValueStore {
+            let asyncValue: AsyncValue<Int, AnyError>
+            init(clock: TestClock) { asyncValue = AsyncValue(clock: clock) }
+        }
+        let clock = TestClock()
+        let store = Timed(clock: clock)
+        await store.loadIfNeeded(maxAge: .seconds(60)) { 1 }
+        clock.advance(by: .seconds(59))
+        await store.loadIfNeeded(maxAge: .seconds(60)) { 2 }
+        #expect(store.value == 1)
+        #expect(!store.isStale(maxAge: .seconds(60)))
+        clock.advance(by: .seconds(1))
+        #expect(store.isStale(maxAge: .seconds(60)))
+        await store.loadIfNeeded(maxAge: .seconds(60)) { 3 }
+        #expect(store.value == 3)
     }
 
     @Test("loadIfNeeded through the store shares a load in flight")
