@@ -22,6 +22,11 @@ import Observation
 /// - **Cancellation is not failure.** Cancelling the calling task, or calling
 ///   ``cancel()``, returns to the previous value — never `.error`, never stuck
 ///   in loading.
+/// - **A shared load runs while anyone waits for it.** Callers that join a
+///   load (`loadIfNeeded`, or `load(overlap: .join)`) share it with
+///   the caller that started it. Cancelling one caller's task withdraws only
+///   that caller, which returns at once; the load is cancelled when the last
+///   caller leaves. ``cancel()`` still cancels it for everyone.
 /// - **Three faces.** ``value`` keeps the last value during a reload and after
 ///   a failure, so a view shows content (with a banner when ``error`` is set),
 ///   a failure face only when there is nothing to show, or a skeleton.
@@ -33,21 +38,34 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     typealias Feature = AsyncValueFeature<Value, Failure>
 
     private let store: Store<Feature.State, Feature.Action>
-    /// The newest load's task, which joined callers wait for.
-    private var newestLoad = StoreTask()
+    /// The loads that callers still wait for, by ID; a load leaves this table
+    /// when it sends its last action.
+    private var sharedLoads: [LoadID: SharedLoad] = [:]
     /// The last load that started, which ``reload()`` repeats.
     private var lastRequest: Effect<Feature.Action>?
     /// When the value settled, on the clock given to `init(clock:)`; see AsyncValue+Freshness.swift.
     var freshness: AsyncValueFreshness?
 
     /// Creates a value that has not loaded yet.
-    public init() {
-        store = Store(initialState: Loadable(), reducer: Feature())
+    public convenience init() {
+        self.init(Loadable())
     }
 
     /// Creates a value that already holds `value`.
-    public init(value: Value) {
-        store = Store(initialState: Loadable(value: value), reducer: Feature())
+    public convenience init(value: Value) {
+        self.init(Loadable(value: value))
+    }
+
+    private init(_ loadable: Loadable<Value, Failure>) {
+        store = Store(initialState: loadable, reducer: Feature())
+        // Every load sends exactly one last action — finished, failed or
+        // cancelled, applied or dropped — once its work has returned; that is
+        // when the callers waiting for it are released.
+        store.observeTransitions { [weak self] transition in
+            guard case .loaded(let load) = transition.action else { return }
+            if case .started = load { return }
+            self?.sharedLoads.removeValue(forKey: load.id)?.end()
+        }
     }
 
     /// The full loadable: state, last value, settled state and load in flight.
@@ -76,16 +94,13 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     }
 
     /// Loads with `operation`, which throws `Failure` itself, and returns once
-    /// this load has settled, been superseded, or been cancelled.
+    /// this load has settled, been superseded, or been cancelled — or at once
+    /// when the calling task is cancelled while others still share the load.
     public func load(
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
-        await run(
-            overlap,
-            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
-                await LoadAction.outcome(of: id, operation)
-            })
+        await load(overlap: overlap, context: nil, operation)
     }
 
     /// Loads with `operation`, whose untyped errors become ``AnyError``.
@@ -93,7 +108,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError, Value: SendableMetatype {
-        await load(overlap: overlap, mapError: AnyError.init, operation)
+        await load(overlap: overlap, context: nil, mapError: AnyError.init, operation)
     }
 
     /// Loads with `operation`, turning its errors into `Failure` with `mapError`.
@@ -102,15 +117,15 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         mapError: @escaping @MainActor (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Value: SendableMetatype, Failure: Sendable {
-        await run(
-            overlap,
-            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
-                await LoadAction.outcome(of: id, operation, mapError: mapError)
-            })
+        await load(overlap: overlap, context: nil, mapError: mapError, operation)
     }
 
     /// Loads only if the last load has not succeeded: does nothing after a
-    /// success, waits for the load in flight if there is one, and loads otherwise.
+    /// success, joins the load in flight if there is one, and loads otherwise.
+    ///
+    /// A joined load is shared: cancelling this call's task withdraws only
+    /// this call, which returns at once, and the load goes on for the callers
+    /// still waiting; it is cancelled when the last of them leaves.
     public func loadIfNeeded(
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
@@ -130,11 +145,12 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// nothing was loaded yet.
     public func reload() async {
         guard let lastRequest else { return }
-        await run(.latestWins, lastRequest)
+        _ = await run(.latestWins, lastRequest)
     }
 
-    /// Cancels the load in flight, returning at once to the previous state,
-    /// and removes the loads waiting in its queue (``OverlapPolicy/queue``).
+    /// Cancels the load in flight for every caller, returning at once to the
+    /// previous state, and removes the loads waiting in its queue
+    /// (``OverlapPolicy/queue``). Does nothing when no load is in flight.
     public func cancel() {
         store.send(.cancel)
     }
@@ -151,17 +167,98 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     }
 
     private var needsLoad: Bool {
-        if case .success = store.state.state { false } else { true }
+        if case .success = store._currentState.state { false } else { true }
     }
 
-    private func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>) async {
-        let task = store.send(.load(overlap, request))
-        if task.isEmpty {
-            if overlap == .join { await newestLoad.wait() }
-            return
+    // MARK: Shared loads
+
+    /// How one call took part in loading.
+    enum Participation {
+        /// The call started a load and waited for it to end.
+        case started
+        /// The call waited for a load another call started, which carries `context`.
+        case joined(context: AnyObject?)
+        /// The call's task was cancelled and it left before the load ended.
+        case left
+        /// The call started nothing: `.firstWins` with a load in flight, or a
+        /// call made while the value was processing an action.
+        case ignored
+    }
+
+    /// Loads with a typed `operation`, attaching `context` for callers that join.
+    @discardableResult
+    func load(
+        overlap: OverlapPolicy,
+        context: AnyObject?,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) async -> Participation where Failure: Error, Value: SendableMetatype {
+        await run(
+            overlap,
+            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
+                await LoadAction.outcome(of: id, operation)
+            },
+            context: context)
+    }
+
+    /// Loads with an untyped `operation`, attaching `context` for callers that join.
+    @discardableResult
+    func load(
+        overlap: OverlapPolicy,
+        context: AnyObject?,
+        mapError: @escaping @MainActor (any Error) -> Failure,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) async -> Participation where Value: SendableMetatype, Failure: Sendable {
+        await run(
+            overlap,
+            Effect.makeLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
+                await LoadAction.outcome(of: id, operation, mapError: mapError)
+            },
+            context: context)
+    }
+
+    /// Joins the load in flight (for `.join`) or sends `request`, then waits as
+    /// one of the load's callers until it ends or this caller's task is cancelled.
+    private func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>, context: AnyObject? = nil) async -> Participation {
+        // Decisions read the state without registering an observation: they
+        // are the value's own bookkeeping, not something a view shows.
+        if overlap == .join, let id = store._currentState.inFlightID, let load = sharedLoads[id], let caller = load.join() {
+            return await load.wait(for: caller) ? .joined(context: load.context) : .left
         }
+        if overlap == .queue, store._currentState.inFlightID != nil {
+            // Queued behind the load in flight: this caller owns its run, which
+            // starts when the runs before it have ended; cancelling the caller
+            // removes it from the queue.
+            let task = store.send(.load(overlap, request))
+            lastRequest = request
+            await task.finish()
+            return Task.isCancelled ? .left : .started
+        }
+        let task = store.send(.load(overlap, request))
+        guard !task.isEmpty, let id = store._currentState.inFlightID else { return .ignored }
         lastRequest = request
-        newestLoad = task
-        await task.finish()
+        let load = SharedLoad(id: id, context: context) { [weak self] id in
+            self?.store.send(.abandon(id))
+        }
+        sharedLoads[id] = load
+        // A load that just started is running, so it takes its first caller.
+        guard let caller = load.join() else { return .ignored }
+        return await load.wait(for: caller) ? .started : .left
+    }
+
+    /// How many callers wait for the load in flight — for tests.
+    package var callerCount: Int {
+        guard let id = store._currentState.inFlightID else { return 0 }
+        return sharedLoads[id]?.shares.callers.count ?? 0
+    }
+
+    /// Forgets the failure of the last settled load, so cancelling a load in
+    /// flight cannot bring it back, and returns the failure that was showing.
+    /// Does nothing, and notifies no observer, when there is none.
+    @discardableResult
+    func clearError() -> Failure? {
+        guard case .error = store._currentState.settledState else { return nil }
+        let showing = store._currentState.error
+        store.send(.clearError)
+        return showing
     }
 }

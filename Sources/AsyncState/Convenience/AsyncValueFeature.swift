@@ -8,11 +8,15 @@ struct AsyncValueFeature<Value: Equatable, Failure: Equatable>: Reducer {
         case load(OverlapPolicy, Effect<Action>)
         case loaded(LoadAction<Value, Failure>)
         case cancel
+        /// Every caller of load `id` left: cancel it, and if it is the load in
+        /// flight, return to the settled state now, as ``cancel`` does.
+        case abandon(LoadID)
         case reset
         case setValue(Value)
+        case clearError
     }
 
-    /// Marks the loads waiting in a queue.
+    /// Marks the loads waiting in a queue (``OverlapPolicy/queue``).
     struct Queued: Hashable, Sendable {}
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -26,11 +30,36 @@ struct AsyncValueFeature<Value: Equatable, Failure: Equatable>: Reducer {
             return state.reduce(load)
         case .cancel:
             return .merge(.cancel(load: state.cancel()), .cancel(id: Queued()))
+        case .abandon(let id):
+            // A superseded load no longer decides the state; only its work is left to stop.
+            if id == state.inFlightID { _ = state.cancel() }
+            return .cancel(load: id)
         case .reset:
             return .merge(.cancel(load: state.reset()), .cancel(id: Queued()))
         case .setValue(let value):
             state.setValue(value)
             return .none
+        case .clearError:
+            state.clearError()
+            return .none
         }
+    }
+}
+
+extension Loadable {
+    /// Forgets the failure of the last settled load: the state it settled in
+    /// becomes the last value's `.success`, or `.notLoaded` without one. A
+    /// load in flight goes on, and cancelling it now returns to that state
+    /// instead of the failure.
+    ///
+    /// - Returns: the failure forgotten, or `nil` if the settled state was not
+    ///   a failure (nothing changes then).
+    @discardableResult
+    package mutating func clearError() -> Failure? {
+        guard case .error(let failure) = _settledState else { return nil }
+        let cleared: AsyncState<Value, Failure> = _value.map { .success(value: $0) } ?? .notLoaded
+        _settledState = cleared
+        if _inFlightID == nil { _state = cleared }
+        return failure
     }
 }

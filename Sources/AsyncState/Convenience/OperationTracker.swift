@@ -7,16 +7,21 @@ import Observation
 /// enum ItemOperation: Hashable, Sendable { case fetch, save, delete }
 ///
 /// let operations = OperationTracker<ItemOperation, AnyError>()
-/// await operations.run(.save) { try await api.save(items) }
-/// let saving = operations.isActive(.save)     // false again
-/// let failure = operations.error(for: .save)  // the failure, if it failed
+/// let saved = await operations.run(.save) { try await api.save(items) }
+/// // saved: .success(…), .failure(…), .cancelled or .ignored
+/// let saving = operations.isActive(.save)         // false again
+/// let failure = operations.error(for: .save)      // the failure, if it failed
+/// let all = operations.errors                     // every key's failure
+/// operations.clearError(for: .save)               // its banner was dismissed
 /// ```
 ///
 /// Every key is a ``Loadable`` with its own generations, run by the same
 /// ``Store`` as everything else: two keys run concurrently; starting a key that
 /// is already running follows the ``OverlapPolicy`` (latest wins by default);
 /// an earlier run can never mark a later one of the same key inactive; and a
-/// cancelled operation is not an error.
+/// cancelled operation is not an error. Everything a view reads here —
+/// ``isActive(_:)``, ``activeKeys``, ``error(for:)``, ``errors``,
+/// ``hasErrors`` — is observable.
 @MainActor
 public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable>: Observable {
     /// What a finished operation leaves in its key's state.
@@ -35,6 +40,13 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         entriesKeyPath = \OperationTracker.entries
     }
 
+    /// How many runs of `key` wait in its queue (``OverlapPolicy/queue``) for
+    /// the run before them to end.
+    public func waitingCount(_ key: Key) -> Int {
+        registrar.access(self, keyPath: \.waiting)
+        return waiting[key]?.count ?? 0
+    }
+
     /// Whether the operation `key` is running.
     public func isActive(_ key: Key) -> Bool {
         entry(key)?.isLoading ?? false
@@ -50,37 +62,89 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         Set(observedEntries.filter { $0.value.isLoading }.keys)
     }
 
-    /// How many runs of `key` wait in its queue (``OverlapPolicy/queue``) for
-    /// the run before them to end.
-    public func waitingCount(_ key: Key) -> Int {
-        registrar.access(self, keyPath: \.waiting)
-        return waiting[key]?.count ?? 0
-    }
-
-    /// The failure of the last run of `key`, until it runs again.
+    /// The failure of the last run of `key`, until it runs again or the error
+    /// is cleared.
     public func error(for key: Key) -> Failure? {
         entry(key)?.error
     }
 
-    /// Runs `operation` as `key` and returns its result, or `nil` if it failed,
-    /// was cancelled or superseded, or was not started because of `overlap`.
+    /// The current failure of every key that has one.
+    public var errors: [Key: Failure] {
+        observedEntries.compactMapValues { $0.error }
+    }
+
+    /// Whether any key's last run failed and its error was not cleared.
+    public var hasErrors: Bool {
+        observedEntries.values.contains { $0.error != nil }
+    }
+
+    /// Forgets the failure of `key`, e.g. when its banner is dismissed. A run
+    /// of `key` in flight goes on; if it is then cancelled, the error does not
+    /// come back.
+    ///
+    /// - Returns: the failure that was showing, or `nil` — then nothing
+    ///   changes and no observer is notified, also for a key that never ran.
+    @discardableResult
+    public func clearError(for key: Key) -> Failure? {
+        entries[key]?.clearError()
+    }
+
+    /// Forgets the failure of every key.
+    public func clearErrors() {
+        for entry in entries.values { entry.clearError() }
+    }
+
+    /// Runs `operation` as `key` and says how it ended: its value, its
+    /// failure, cancelled, or ignored (see ``OperationResult``).
+    ///
+    /// With ``OverlapPolicy/join`` a run in flight is shared: cancelling this
+    /// call's task withdraws only this call, which returns `.cancelled` at
+    /// once, and the run goes on while any caller still waits for it.
     @discardableResult
     public func run<Result>(
         _ key: Key,
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
-    ) async -> Result? where Failure: Error, Result: SendableMetatype {
-        let output = Output<Result>()
+    ) async -> OperationResult<Result, Failure> where Failure: Error, Result: SendableMetatype {
+        let record = Record()
         let run = startWaiting(key, overlap)
         defer { stopWaiting(key, run) }
-        // Weakly: the entry keeps its last request (for a reload), which
-        // must not keep the tracker alive.
-        await makeEntry(key).load(overlap: overlap) { [weak self] () async throws(Failure) -> Completion in
+        let participation = await makeEntry(key).load(overlap: overlap, context: record) {
+            [weak self] () async throws(Failure) -> Completion in
             self?.stopWaiting(key, run)
-            output.store(try await operation())
+            do throws(Failure) {
+                record.finish(try await operation())
+            } catch {
+                record.fail(error)
+                throw error
+            }
             return Completion()
         }
-        return output.value
+        return record.result(for: participation)
+    }
+
+    /// Runs `operation` as `key`; its untyped errors become ``AnyError``.
+    @discardableResult
+    public func run<Result>(
+        _ key: Key,
+        overlap: OverlapPolicy = .latestWins,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Result
+    ) async -> OperationResult<Result, Failure> where Failure == AnyError, Result: SendableMetatype {
+        let record = Record()
+        let run = startWaiting(key, overlap)
+        defer { stopWaiting(key, run) }
+        let participation = await makeEntry(key).load(overlap: overlap, context: record, mapError: AnyError.init) {
+            [weak self] () async throws -> Completion in
+            self?.stopWaiting(key, run)
+            do {
+                record.finish(try await operation())
+            } catch {
+                if error is CancellationError { record.cancel() } else { record.fail(AnyError(error)) }
+                throw error
+            }
+            return Completion()
+        }
+        return record.result(for: participation)
     }
 
     /// Runs a mutation as `key` that shows `edit` on `target` at once: the
@@ -99,38 +163,24 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         _ edit: Change,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Void
     ) async -> Bool where Failure: Error {
-        await run(key, overlap: overlap) { () async throws(Failure) -> Bool in
+        let result = await run(key, overlap: overlap) { () async throws(Failure) -> Bool in
             try await target.mutate(edit, operation)
             return !Task.isCancelled
-        } ?? false
-    }
-
-    /// Runs `operation` as `key`; its untyped errors become ``AnyError``.
-    @discardableResult
-    public func run<Result>(
-        _ key: Key,
-        overlap: OverlapPolicy = .latestWins,
-        _ operation: @escaping @MainActor @Sendable () async throws -> Result
-    ) async -> Result? where Failure == AnyError, Result: SendableMetatype {
-        let output = Output<Result>()
-        let run = startWaiting(key, overlap)
-        defer { stopWaiting(key, run) }
-        await makeEntry(key).load(overlap: overlap) { [weak self] () async throws -> Completion in
-            self?.stopWaiting(key, run)
-            output.store(try await operation())
-            return Completion()
         }
-        return output.value
+        if case .success(true) = result { return true }
+        return false
     }
 
-    /// Cancels the operation `key`, and the runs of `key` waiting in its
-    /// queue, which never start; they end without an error.
+    /// Cancels the operation `key` for every caller, and the runs of `key`
+    /// waiting in its queue, which never start; they end without an error.
+    /// Does nothing when `key` is neither running nor waiting.
     public func cancel(_ key: Key) {
         entries[key]?.cancel()
         if waiting[key] != nil { changeWaiting { $0[key] = nil } }
     }
 
-    /// Cancels every running operation and every run waiting in a queue.
+    /// Cancels every running operation and every run waiting in a queue;
+    /// does nothing when none is running.
     public func cancelAll() {
         for entry in entries.values { entry.cancel() }
         if !waiting.isEmpty { changeWaiting { $0.removeAll() } }
@@ -176,15 +226,42 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         }
         return entry
     }
-}
+    /// Where a run leaves its result, for the caller that started it and for
+    /// callers that join it. The value is kept as `Any` because each call
+    /// chooses its own result type.
+    @MainActor
+    final class Record {
+        private(set) var outcome: OperationResult<Any, Failure>?
 
-/// Where an operation leaves its result; kept only if the run was not
-/// cancelled, so a superseded run returns `nil`.
-@MainActor
-private final class Output<Value> {
-    private(set) var value: Value?
+        /// The operation returned; a cancelled run's value is not its result.
+        func finish(_ value: Any) {
+            outcome = Task.isCancelled ? .cancelled : .success(value)
+        }
 
-    func store(_ newValue: Value) {
-        if !Task.isCancelled { value = newValue }
+        /// The operation threw; after cancellation that is not a failure.
+        func fail(_ failure: Failure) {
+            outcome = Task.isCancelled ? .cancelled : .failure(failure)
+        }
+
+        func cancel() {
+            outcome = .cancelled
+        }
+
+        /// What the caller that took part in loading as `participation` gets.
+        func result<Result>(for participation: AsyncValue<Completion, Failure>.Participation) -> OperationResult<Result, Failure> {
+            let outcome: OperationResult<Any, Failure>?
+            switch participation {
+            case .started: outcome = self.outcome
+            case .joined(let context): outcome = (context as? Record)?.outcome
+            case .left: return .cancelled
+            case .ignored: return .ignored
+            }
+            switch outcome {
+            case .success(let value)?: return (value as? Result).map { .success($0) } ?? .ignored
+            case .failure(let failure)?: return .failure(failure)
+            case .ignored?: return .ignored
+            case .cancelled?, nil: return .cancelled
+            }
+        }
     }
 }

@@ -56,8 +56,21 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     public static var firstWins: OverlapPolicy { OverlapPolicy(.firstWins) }
 
     /// The new start waits for the one in flight instead of starting another,
-    /// deduplicating identical loads. From a reducer, the ``StoreTask`` of the
-    /// `send` that joined waits for the load in flight.
+    /// deduplicating identical loads.
+    ///
+    /// With ``AsyncValue`` and ``OperationTracker`` the load is shared by its
+    /// callers, the one that started it included: cancelling one caller's task
+    /// withdraws only that caller, which returns at once, and the load is
+    /// cancelled when the last caller leaves.
+    ///
+    /// From a reducer, the load belongs to the store. The ``StoreTask`` of the
+    /// `send` that joined only waits for it: cancelling that task (or the task
+    /// awaiting its `finish()`) returns at once and never cancels the load. The
+    /// `StoreTask` of the `send` that started the load owns it like any effect
+    /// it started: cancelling it cancels the load for everyone. So a screen
+    /// that may leave while others still wait sends the starting action without
+    /// cancelling its task on the way out, and the reducer cancels the load
+    /// itself (``Effect/cancel(load:)``) when nobody needs it any more.
     @inlinable
     public static var join: OverlapPolicy { OverlapPolicy(.join) }
 

@@ -103,8 +103,8 @@ extension Store {
             }
         case .joinLoad(let id):
             // The joiner waits in a task of its own, so cancelling the joiner's
-            // `StoreTask` withdraws it without cancelling the shared load. It
-            // is launched after the load, whose task exists by then.
+            // `StoreTask` withdraws it at once without cancelling the shared
+            // load. It is launched after the load, whose task exists by then.
             if let load = _loads[id] {
                 _pending.append(PendingEffect(.join(load._token), token: -1, cancelID: nil, isOwned: _launchingToken == nil))
             }
@@ -165,7 +165,7 @@ extension Store {
         switch effect._kind {
         case .join(let loadToken):
             if effect._isOwned, let load = _runningEffects[loadToken] {
-                started.append(Task { await load.value })
+                started.append(Task { await JoinWaiter.wait(for: load) })
             }
             return
         case .concatenate(let effects):

@@ -145,12 +145,12 @@ struct QueuePolicyTests {
         while tracker.waitingCount("save") < 2 { await Task.yield() }
         #expect(tracker.waitingCount("save") == 2 && tracker.isActive("save"))
         gates[0].open(with: 0)
-        #expect(await first.value == 0)
+        #expect(await first.value.value == 0)
         await gates[1].waitForArrivals()
         #expect(tracker.waitingCount("save") == 1)
         tracker.cancel("save")
         #expect(tracker.waitingCount("save") == 0)
-        for run in rest { #expect(await run.value == nil) }
+        for run in rest { #expect(await run.value.value == nil) }
         #expect(log.current == [0, 1])
         #expect(!tracker.isActive("save") && tracker.error(for: "save") == nil)
     }
@@ -175,9 +175,9 @@ struct QueuePolicyTests {
         }
         while tracker.waitingCount("save") < 3 { await Task.yield() }
         gate.open(with: 0)
-        #expect(await first.value == 0)
+        #expect(await first.value.value == 0)
         var results: [Int?] = []
-        for run in rest { results.append(await run.value) }
+        for run in rest { results.append(await run.value.value) }
         #expect(results == [1, 2, 3])
         #expect(log.current == [0, 1, 2, 3])
         #expect(tracker.waitingCount("save") == 0)

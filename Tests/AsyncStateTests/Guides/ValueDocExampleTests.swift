@@ -243,11 +243,16 @@ struct ValueDocExampleTests {
         enum ItemOperation: Hashable, Sendable { case fetch, save, delete }
 
         let operations = OperationTracker<ItemOperation, AnyError>()
-        await operations.run(.save) { try await api.save(items) }
+        let saved = await operations.run(.save) { try await api.save(items) }
+        // saved: .success(…), .failure(…), .cancelled or .ignored
         let saving = operations.isActive(.save) // false again
         let failure = operations.error(for: .save) // the failure, if it failed
+        let all = operations.errors // every key's failure
+        operations.clearError(for: .save) // its banner was dismissed
 
+        #expect(saved.value != nil)
         #expect(!saving)
         #expect(failure == nil)
+        #expect(all.isEmpty)
     }
 }

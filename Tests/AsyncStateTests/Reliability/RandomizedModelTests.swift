@@ -3,7 +3,7 @@ import AsyncStateControls
 import Foundation
 import Testing
 
-/// Random sequences of loads, reports, resets and local updates over several
+/// Random sequences of loads, reports, resets, cleared failures and local updates over several
 /// keyed resources, checked step by step against a small reference model.
 ///
 /// The run is seeded: set `ASYNCSTATE_SEED` to replay a run and
@@ -50,6 +50,14 @@ struct RandomizedModelTests {
             let highest = self.highest
             self = Model()
             self.highest = highest
+        }
+
+        /// Forgets a settled failure: it becomes the last value's success, or not loaded.
+        mutating func clearError() -> TestError? {
+            guard case .error(let error) = returnTo else { return nil }
+            returnTo = lastValue.map { .success(value: $0) } ?? .notLoaded
+            if pending == nil { state = returnTo }
+            return error
         }
 
         mutating func setLocally(_ value: Int) {
@@ -134,6 +142,14 @@ struct RandomizedModelTests {
                 log.append("k\(key) reset()")
                 models[key].reset()
                 resources[key].reset()
+            case 95..<97: // clear a settled failure (what OperationTracker.clearError does)
+                log.append("k\(key) clearError()")
+                let expected = models[key].clearError()
+                let cleared = resources[key].clearError()
+                if cleared != expected {
+                    return "clearError() returned \(String(describing: cleared)), expected \(String(describing: expected))\n"
+                        + log.joined(separator: "\n")
+                }
             default: // a local value
                 let value = Int.random(in: 0..<1_000, using: &random)
                 log.append("k\(key) setValue(\(value))")

@@ -101,3 +101,11 @@ struct Feed: Reducer {
         }
     }
 }
+
+struct Offline: Error {}
+
+/// A store of the app's own that loads one value, without a reducer.
+@MainActor
+final class ProfileStore: AsyncValueStore {
+    let asyncValue = AsyncValue<Int, AnyError>()
+}

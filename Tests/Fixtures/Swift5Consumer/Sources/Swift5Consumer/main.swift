@@ -37,7 +37,16 @@ func check() async -> [String] {
 
     let operations = OperationTracker<String, AnyError>()
     let saved = await operations.run("save") { 7 }
-    expect(saved == 7, "an operation returns its result")
+    expect(saved == .success(7), "an operation returns its result")
+    await operations.run("delete") { throw CancellationError() }
+    expect(operations.error(for: "delete") == nil, "a cancelled operation is not an error")
+    await operations.run("sync") { () throws -> Int in throw Offline() }
+    expect(operations.hasErrors && operations.clearError(for: "sync") != nil, "an error can be cleared")
+    expect(operations.errors.isEmpty, "no error is left")
+
+    let profile = ProfileStore()
+    await profile.loadIfNeeded { 3 }
+    expect(profile.value == 3, "a conforming store loads")
     return failures
 }
 
