@@ -234,8 +234,11 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
             return Task.isCancelled ? .left : .started
         }
         let task = store.send(.load(overlap, request))
-        guard !task.isEmpty, let id = store._currentState.inFlightID else { return .ignored }
+        guard !task.isEmpty else { return .ignored }
         lastRequest = request
+        // An operation that answers without suspending has settled inside
+        // `send` (effects start with `Task.immediate`): nothing is left to share.
+        guard let id = store._currentState.inFlightID else { return .started }
         let load = SharedLoad(id: id, context: context) { [weak self] id in
             self?.store.send(.abandon(id))
         }

@@ -69,7 +69,9 @@ struct CacheSharingTests {
 
     @Test("an unused entry is collected collectAfter later — not before, and not if used again")
     func collection() async {
-        let (cache, clock, backend) = makeCache(collectAfter: .seconds(60))
+        // Fresh for longer than the test runs, so using the entry again
+        // reuses it rather than reloading a stale value.
+        let (cache, clock, backend) = makeCache(staleAfter: .seconds(600), collectAfter: .seconds(60))
         var subscription: Cache<Int, String, TestError>.Subscription? = cache.subscribe(7)
         await settle { backend.calls.count == 1 }
         backend.answer(7, with: "Lee")

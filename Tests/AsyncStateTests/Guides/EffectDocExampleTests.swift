@@ -22,7 +22,13 @@ enum EffectDocs {
         var feed: @MainActor @Sendable () async throws(FeedError) -> [String] = { ["post"] }
         var profile: @MainActor @Sendable () async throws(FeedError) -> String = { "Lee" }
         var search: @MainActor @Sendable (String) async throws(SearchError) -> [String] = { [$0] }
-        var save: @MainActor @Sendable (String) async throws(SaveError) -> Int = { $0.count }
+        // Suspends once, as a network call would, so a second tap arrives
+        // while the save is in flight (an operation that answers without
+        // suspending settles inside the `send` that started it).
+        var save: @MainActor @Sendable (String) async throws(SaveError) -> Int = { draft in
+            await Task.yield()
+            return draft.count
+        }
     }
 
     struct State: Equatable {

@@ -15,7 +15,12 @@ enum FeaturesAsReducersGuide {
     struct FeedAPI: Sendable {
         var latest: @MainActor @Sendable () async throws(FeedError) -> [Post]
 
-        static let live = FeedAPI(latest: { [Post(title: "Hello")] })
+        // Suspends once, as a network call would: an operation that answers
+        // without suspending settles inside the `send` that started it.
+        static let live = FeedAPI(latest: {
+            await Task.yield()
+            return [Post(title: "Hello")]
+        })
     }
 
     struct Feed: Reducer {
