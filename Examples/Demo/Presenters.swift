@@ -36,3 +36,33 @@ extension Presenter where State == SaveFeature.State, Action == SaveFeature.Acti
         load: { if case .operation(let key, let load) = $0 { LoadEvent(load, label: key.rawValue) } else { nil } }
     )
 }
+
+extension Presenter where State == PagesFeature.State, Action == PagesFeature.Action {
+    static let pages = Presenter(
+        state: { $0.face },
+        load: { action in
+            switch action {
+            case .feed(.list(let load)): LoadEvent(load, label: "list")
+            case .feed(.more(let request, let load)): LoadEvent(load, label: "p\(request.cursor) \(request.generation)")
+            default: nil
+            }
+        }
+    )
+}
+
+extension Presenter where State == OptimisticFeature.State, Action == OptimisticFeature.Action {
+    static let optimistic = Presenter(
+        state: { $0.face },
+        action: { action in
+            if case .posts(.load(.finished(let id, let posts))) = action { return "posts(load(finished(\(id), \(posts.count) posts)))" }
+            return String(describing: action)
+        },
+        load: { action in
+            switch action {
+            case .posts(.load(let load)): LoadEvent(load, label: "load")
+            case .posts(.mutation(let edit, let load)): LoadEvent(load, label: edit.description)
+            default: nil
+            }
+        }
+    )
+}

@@ -30,7 +30,7 @@ struct Settings: Sendable {
 }
 
 extension Scenario {
-    static let all: [Scenario] = [profile, feed, search, save, cancel, cache]
+    static let all: [Scenario] = [profile, feed, search, save, cancel, pages, optimistic, cache]
 
     static func named(_ name: String) -> Scenario? {
         all.first { $0.name == name }
@@ -119,6 +119,57 @@ extension Scenario {
             scenario, reducer: ProfileFeature(api: DemoAPI(clock: clock, network: settings.network())),
             initialState: .init(), clock: clock, presenter: .profile,
             script: [(.zero, .send(.appeared)), (.milliseconds(500), .send(.reloadTapped)), (.milliseconds(600), .send(.cancelTapped))]
+        )
+    }
+
+    static let pages = Scenario(
+        name: "pages",
+        summary:
+            "Infinite scroll: a pull-to-refresh during a load-more drops the stale page; a failed load-more keeps the list and shows a retry row.",
+        details:
+            "The first page and refreshes run in the list lane and replace every page (a new generation, g1, g2, …); each load-more runs in the more lane, tagged with the generation and the page it asked for. Pulling to refresh while page 2 loads cancels it and drops its report; with the network down a load-more fails, the rows stay and a retry row appears; a retry loads the page, and the list ends after page 4."
+    ) { scenario, player, settings in
+        let clock = TestClock()
+        let network = settings.network()
+        return await player.play(
+            scenario, reducer: PagesFeature(clock: clock, network: network),
+            initialState: .init(), clock: clock, presenter: .pages,
+            script: [
+                (.zero, .send(.appeared)),
+                (.milliseconds(500), .send(.lastRowAppeared)),
+                (.milliseconds(520), .send(.lastRowAppeared)),
+                (.milliseconds(560), .send(.pulledToRefresh)),
+                (.milliseconds(1_000), .send(.lastRowAppeared)),
+                (.milliseconds(1_500), .happen("the network goes offline") { network.setOffline(true) }),
+                (.milliseconds(1_500), .send(.lastRowAppeared)),
+                (.milliseconds(2_000), .happen("the network is back") { network.setOffline(false) }),
+                (.milliseconds(2_000), .send(.retryTapped)),
+                (.milliseconds(2_500), .send(.lastRowAppeared)),
+                (.milliseconds(3_000), .send(.lastRowAppeared)),
+            ]
+        )
+    }
+
+    static let optimistic = Scenario(
+        name: "optimistic",
+        summary: "Two likes and an edit show at once; one fails and rolls back only itself while a refresh lands in between.",
+        details:
+            "Each mutation's edit is pending on top of the confirmed posts until the server answers. The second like is sent while the network is down, so it fails and only its own heart disappears; a refresh that lands while edits are pending keeps them on top, and a like the refresh missed is applied again, never lost."
+    ) { scenario, player, settings in
+        let clock = TestClock()
+        let network = settings.network()
+        return await player.play(
+            scenario, reducer: OptimisticFeature(clock: clock, network: network),
+            initialState: .init(), clock: clock, presenter: .optimistic,
+            script: [
+                (.zero, .send(.appeared)),
+                (.milliseconds(500), .send(.pulledToRefresh)),
+                (.milliseconds(520), .send(.likeTapped(1))),
+                (.milliseconds(540), .happen("the network goes offline") { network.setOffline(true) }),
+                (.milliseconds(540), .send(.likeTapped(2))),
+                (.milliseconds(560), .happen("the network is back") { network.setOffline(false) }),
+                (.milliseconds(560), .send(.renamed(3, "Edited"))),
+            ]
         )
     }
 }

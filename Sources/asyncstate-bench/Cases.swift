@@ -94,7 +94,7 @@ enum Cases {
         }
         var results = await Harness.compare(
             group: "2", baseline: direct,
-            cases: [(send, 40), (plainObservable, nil), (genericObservable, nil)],
+            cases: [(send, 6), (plainObservable, nil), (genericObservable, nil)],
             budget: budget
         )
 
@@ -125,7 +125,7 @@ enum Cases {
             precondition(changes.value == n, "every send must notify the observer")
             return store.state &+ changes.value
         }
-        results += await Harness.compare(group: "2", baseline: plainObserved, cases: [(storeObserved, 1.2)], budget: budget)
+        results += await Harness.compare(group: "2", baseline: plainObserved, cases: [(storeObserved, 1.0)], budget: budget)
         return results
     }
 
@@ -167,22 +167,49 @@ enum Cases {
 
     // MARK: 4. Load round trip
 
+    /// A load is measured against the bare task it would be without the
+    /// store: an operation that answers at once against a `Task {}` round
+    /// trip (the store starts it with `Task.immediate`, so it can cost far
+    /// less), and one that suspends once against a task that suspends once.
     static func loadRoundTrip(_ budget: Budget) async -> [Result] {
         let budget = budget.finer(3)
         let n = budget.iterations(100_000)
-        let hop = Measured(name: "bare Task {} hop from the main actor", iterations: n) { n in
+        let hop = Measured(name: "bare Task {} round trip from the main actor", iterations: n) { n in
             var total = 0
             for i in 0..<n {
                 total &+= await Task { i }.value
             }
             return total
         }
-        let load = Measured(name: "load round trip (.started → op → .finished)", iterations: n) { n in
+        let load = Measured(name: "load, operation answers at once: send + finish", iterations: n) { n in
             let store = Store(initialState: Loader.State(), reducer: Loader(parking: Parking()))
             for _ in 0..<n { await store.send(.loadNow).finish() }
             return store.state.item.value ?? 0
         }
-        return await Harness.compare(group: "4", baseline: hop, cases: [(load, 1.3)], budget: budget)
+        let asyncValue = Measured(name: "AsyncValue.load, operation answers at once", iterations: n) { n in
+            let value = AsyncValue<Int, Never>()
+            for i in 0..<n { await value.load { () async throws(Never) in i } }
+            return value.value ?? 0
+        }
+        var results = await Harness.compare(group: "4", baseline: hop, cases: [(load, 0.05), (asyncValue, 0.1)], budget: budget)
+
+        let yieldingHop = Measured(name: "bare Task {} that suspends once", iterations: n) { n in
+            var total = 0
+            for i in 0..<n {
+                total &+= await Task {
+                    await Task.yield()
+                    return i
+                }.value
+            }
+            return total
+        }
+        let yieldingLoad = Measured(name: "load, operation suspends once: send + finish", iterations: n) { n in
+            let store = Store(initialState: Loader.State(), reducer: Loader(parking: Parking()))
+            for _ in 0..<n { await store.send(.loadAfterYield).finish() }
+            return store.state.item.value ?? 0
+        }
+        results += await Harness.compare(group: "4", baseline: yieldingHop, cases: [(yieldingLoad, 1.1)], budget: budget)
+        return results
     }
 
     // MARK: 5. Stale drops

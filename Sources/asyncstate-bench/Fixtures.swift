@@ -132,6 +132,7 @@ struct Loader: Reducer {
 
     enum Action: Sendable {
         case loadNow
+        case loadAfterYield
         case loadParked(Int)
         case item(LoadAction<Int, Never>)
         case ping, pong
@@ -143,6 +144,11 @@ struct Loader: Reducer {
         switch action {
         case .loadNow:
             return .load(Action.item) { () async throws(Never) in 1 }
+        case .loadAfterYield:
+            return .load(Action.item) { () async throws(Never) in
+                await Task.yield()
+                return 1
+            }
         case .loadParked(let slot):
             let parking = parking
             return state.item.load(Action.item, overlap: .latestWins(cancellingEarlier: false)) { () async throws(Never) in

@@ -89,6 +89,12 @@ final class Stopwatch {
         guard let started else { return }
         elapsed = started.duration(to: clock.now)
     }
+
+    /// Adds `duration` to the time measured — for bodies that time many short
+    /// stretches between untimed setup, instead of one `start()`/`stop()`.
+    func add(_ duration: Duration) {
+        elapsed = (elapsed ?? .zero) + duration
+    }
 }
 
 @MainActor

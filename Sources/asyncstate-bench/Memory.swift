@@ -74,7 +74,8 @@ enum Memory {
         results.append(
             Result(
                 group: "6", name: "bytes per in-flight load", sample: Sample(values: [0]),
-                text: "\(Int(perLoad)) bytes  \(Report.format(perLoad / max(perTask, 1), digits: 2))× bare Task"
+                text: "\(Int(perLoad)) bytes  \(Report.format(perLoad / max(perTask, 1), digits: 2))× bare Task  "
+                    + (perLoad / max(perTask, 1) <= 1.2 ? "✓ target ≤1.2×" : "✗ MISSED target ≤1.2×")
             ))
         return results
     }

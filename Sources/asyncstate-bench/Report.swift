@@ -21,7 +21,8 @@ enum Report {
         if let ratio = result.ratio, let baselineName = result.baselineName {
             line += " \(format(ratio, digits: 2))× \(baselineName)"
             if let target = result.target {
-                line += ratio <= target ? "  ✓ target ≤\(format(target, digits: 1))×" : "  ✗ MISSED target ≤\(format(target, digits: 1))×"
+                let bound = format(target, digits: target < 0.1 ? 2 : 1)
+                line += ratio <= target ? "  ✓ target ≤\(bound)×" : "  ✗ MISSED target ≤\(bound)×"
             }
         } else {
             line += " baseline"

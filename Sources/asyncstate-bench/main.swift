@@ -54,6 +54,7 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
         groups.append(("7. test store", TestStoreCase.run))
     #endif
     groups.append(("8. shared cache: a hit against a store read", CacheCases.run))
+    groups.append(("9. lists and writes: page appends and edit layers", ListCases.run))
     return groups
 }()
 

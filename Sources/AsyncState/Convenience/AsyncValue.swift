@@ -161,7 +161,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     }
 
     /// Cancels the load in flight for every caller, returning at once to the
-    /// previous state. Does nothing when no load is in flight.
+    /// previous state, and removes the loads waiting in its queue
+    /// (``OverlapPolicy/queue``). Does nothing when no load is in flight.
     public func cancel() {
         store.send(.cancel)
     }
@@ -234,6 +235,15 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         // are the value's own bookkeeping, not something a view shows.
         if overlap == .join, let id = store._currentState.inFlightID, let load = sharedLoads[id], let caller = load.join() {
             return await load.wait(for: caller) ? .joined(context: load.context) : .left
+        }
+        if overlap == .queue, store._currentState.inFlightID != nil {
+            // Queued behind the load in flight: this caller owns its run, which
+            // starts when the runs before it have ended; cancelling the caller
+            // removes it from the queue.
+            let task = store.send(.load(overlap, request))
+            lastRequest = request
+            await task.finish()
+            return Task.isCancelled ? .left : .started
         }
         let load = SharedLoad(context: context) { [weak self] id in
             self?.store.send(.abandon(id))

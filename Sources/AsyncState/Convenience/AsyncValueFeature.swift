@@ -16,21 +16,26 @@ struct AsyncValueFeature<Value: Equatable, Failure: Equatable>: Reducer {
         case clearError
     }
 
+    /// Marks the loads waiting in a queue (``OverlapPolicy/queue``).
+    struct Queued: Hashable, Sendable {}
+
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .load(let overlap, let load):
-            if state.isLoading, !overlap.startsWhileLoading { return .none }
-            return load
+            guard let inFlightID = state.inFlightID, !overlap.startsWhileLoading else { return load }
+            // Queued loads carry an ID of their own so cancelling the value
+            // removes them before they start.
+            return overlap == .queue ? Effect(.queueLoad(inFlightID, load.cancellable(id: Queued()))) : .none
         case .loaded(let load):
             return state.reduce(load)
         case .cancel:
-            return .cancel(load: state.cancel())
+            return .merge(.cancel(load: state.cancel()), .cancel(id: Queued()))
         case .abandon(let id):
             // A superseded load no longer decides the state; only its work is left to stop.
             if id == state.inFlightID { _ = state.cancel() }
             return .cancel(load: id)
         case .reset:
-            return .cancel(load: state.reset())
+            return .merge(.cancel(load: state.reset()), .cancel(id: Queued()))
         case .setValue(let value):
             state.setValue(value)
             return .none

@@ -28,6 +28,9 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
     struct Completion: Equatable, Sendable {}
 
     private var entries: [Key: AsyncValue<Completion, Failure>] = [:]
+    /// The runs of each key waiting in its queue (``OverlapPolicy/queue``), by run number.
+    private var waiting: [Key: Set<Int>] = [:]
+    private var nextRun = 0
     private let registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
     private let entriesKeyPath: KeyPath<OperationTracker, [Key: AsyncValue<Completion, Failure>]>
@@ -35,6 +38,13 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
     /// Creates a tracker with no operation run yet.
     public init() {
         entriesKeyPath = \OperationTracker.entries
+    }
+
+    /// How many runs of `key` wait in its queue (``OverlapPolicy/queue``) for
+    /// the run before them to end.
+    public func waitingCount(_ key: Key) -> Int {
+        registrar.access(self, keyPath: \.waiting)
+        return waiting[key]?.count ?? 0
     }
 
     /// Whether the operation `key` is running.
@@ -97,7 +107,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
     ) async -> OperationResult<Result, Failure> where Failure: Error, Result: SendableMetatype {
         let record = Record()
-        let participation = await makeEntry(key).load(overlap: overlap, context: record) { () async throws(Failure) -> Completion in
+        let run = startWaiting(key, overlap)
+        defer { stopWaiting(key, run) }
+        let participation = await makeEntry(key).load(overlap: overlap, context: record) {
+            [weak self] () async throws(Failure) -> Completion in
+            self?.stopWaiting(key, run)
             do throws(Failure) {
                 record.finish(try await operation())
             } catch {
@@ -117,8 +131,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         _ operation: @escaping @MainActor @Sendable () async throws -> Result
     ) async -> OperationResult<Result, Failure> where Failure == AnyError, Result: SendableMetatype {
         let record = Record()
+        let run = startWaiting(key, overlap)
+        defer { stopWaiting(key, run) }
         let participation = await makeEntry(key).load(overlap: overlap, context: record, mapError: AnyError.init) {
-            () async throws -> Completion in
+            [weak self] () async throws -> Completion in
+            self?.stopWaiting(key, run)
             do {
                 record.finish(try await operation())
             } catch {
@@ -130,15 +147,66 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         return record.result(for: participation)
     }
 
-    /// Cancels the operation `key` for every caller; it ends without an
-    /// error. Does nothing when `key` is not running.
-    public func cancel(_ key: Key) {
-        entries[key]?.cancel()
+    /// Runs a mutation as `key` that shows `edit` on `target` at once: the
+    /// edit is pending while `operation` runs, joins `target`'s confirmed
+    /// value when it returns, and is rolled back — alone — when it fails or is
+    /// cancelled (a run superseded under ``OverlapPolicy/latestWins`` is
+    /// cancelled). A run that `overlap` does not start shows nothing; under
+    /// ``OverlapPolicy/queue`` the edit shows when the run's turn comes.
+    ///
+    /// - Returns: whether the mutation was confirmed.
+    @discardableResult
+    public func run<Change: Edit & Sendable>(
+        _ key: Key,
+        overlap: OverlapPolicy = .latestWins,
+        editing target: OptimisticValue<Change, Failure>,
+        _ edit: Change,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Void
+    ) async -> Bool where Failure: Error {
+        let result = await run(key, overlap: overlap) { () async throws(Failure) -> Bool in
+            try await target.mutate(edit, operation)
+            return !Task.isCancelled
+        }
+        if case .success(true) = result { return true }
+        return false
     }
 
-    /// Cancels every running operation; does nothing when none is running.
+    /// Cancels the operation `key` for every caller, and the runs of `key`
+    /// waiting in its queue, which never start; they end without an error.
+    /// Does nothing when `key` is neither running nor waiting.
+    public func cancel(_ key: Key) {
+        entries[key]?.cancel()
+        if waiting[key] != nil { changeWaiting { $0[key] = nil } }
+    }
+
+    /// Cancels every running operation and every run waiting in a queue;
+    /// does nothing when none is running.
     public func cancelAll() {
         for entry in entries.values { entry.cancel() }
+        if !waiting.isEmpty { changeWaiting { $0.removeAll() } }
+    }
+
+    /// Counts a run of `key` as waiting if `overlap` queues it behind a run in
+    /// flight; returns its number.
+    private func startWaiting(_ key: Key, _ overlap: OverlapPolicy) -> Int? {
+        guard overlap == .queue, entries[key]?.isLoading == true else { return nil }
+        let run = nextRun
+        nextRun += 1
+        changeWaiting { $0[key, default: []].insert(run) }
+        return run
+    }
+
+    /// Stops counting run `run` of `key` as waiting: it started, or ended.
+    private func stopWaiting(_ key: Key, _ run: Int?) {
+        guard let run, waiting[key]?.contains(run) == true else { return }
+        changeWaiting {
+            $0[key]?.remove(run)
+            if $0[key]?.isEmpty == true { $0[key] = nil }
+        }
+    }
+
+    private func changeWaiting(_ change: (inout [Key: Set<Int>]) -> Void) {
+        registrar.withMutation(of: self, keyPath: \.waiting) { change(&waiting) }
     }
 
     private var observedEntries: [Key: AsyncValue<Completion, Failure>] {

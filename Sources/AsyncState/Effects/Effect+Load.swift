@@ -35,9 +35,7 @@ extension Effect {
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect {
-        makeLoad(embed, cancelsEarlier: true, timeout) { id in
-            await LoadAction.outcome(of: id, operation)
-        }
+        makeLoad(embed, cancelsEarlier: true, timeout, operation: operation)
     }
 
     /// Loads a value whose operation throws untyped errors, turning each error
@@ -83,6 +81,30 @@ extension Effect {
         }
         return Effect(
             .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
+    }
+
+    /// A load effect whose work runs `operation`. Without a timeout the work
+    /// calls the operation directly: one closure and one async frame fewer
+    /// than going through `run`, which keeps an in-flight load's frames in
+    /// its task's first allocation slab.
+    @inlinable
+    static func makeLoad<Value: SendableMetatype, Failure: Error>(
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        cancelsEarlier: Bool,
+        _ timeout: LoadTimeout<Failure>?,
+        operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) -> Effect {
+        if timeout != nil {
+            return makeLoad(embed, cancelsEarlier: cancelsEarlier, timeout) { id in
+                await LoadAction.outcome(of: id, operation)
+            }
+        }
+        let embed = MainActorFunction(embed)
+        return Effect(
+            .load(
+                Load(
+                    cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
+                    work: { id in embed(await LoadAction.outcome(of: id, operation)) })))
     }
 
     /// The work of a load with a timeout: it races a timer, so it is not worth

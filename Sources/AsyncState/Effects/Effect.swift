@@ -27,6 +27,9 @@ public struct Effect<Action> {
         case cancelLoad(LoadID, supersededBy: LoadID?)
         /// Waits for the work of load `id` without owning it: a `join`.
         case joinLoad(LoadID)
+        /// Starts a load once load `id` and the loads queued behind it before
+        /// have ended: a `queue`.
+        case queueLoad(LoadID, Effect)
     }
 
     @usableFromInline
@@ -221,6 +224,8 @@ public struct Effect<Action> {
             return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
         case .concatenate(let effects, _):
             return Effect(.concatenate(effects, cancelID: id), isDropped: _isDropped)
+        case .queueLoad(let behind, let load):
+            return Effect(.queueLoad(behind, load.withCancelID(id)), isDropped: _isDropped)
         }
     }
 
@@ -265,6 +270,8 @@ public struct Effect<Action> {
             mapped = .cancelLoad(id, supersededBy: newer)
         case .joinLoad(let id):
             mapped = .joinLoad(id)
+        case .queueLoad(let behind, let load):
+            mapped = .queueLoad(behind, load.map(transform._body))
         }
         return Effect<NewAction>(mapped, isDropped: _isDropped)
     }

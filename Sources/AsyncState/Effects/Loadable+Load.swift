@@ -10,9 +10,10 @@ extension Loadable {
     ///     }
     /// ```
     ///
-    /// While a load is in flight, ``OverlapPolicy/firstWins`` returns no work
-    /// and ``OverlapPolicy/join`` returns an effect whose ``StoreTask`` waits
-    /// for the load in flight; both latest-wins policies start a load that
+    /// While a load is in flight, ``OverlapPolicy/firstWins`` returns no work,
+    /// ``OverlapPolicy/join`` returns an effect whose ``StoreTask`` waits
+    /// for the load in flight, and ``OverlapPolicy/queue`` one that starts the
+    /// load once the loads before it have ended; both latest-wins policies start a load that
     /// supersedes it. With nothing in flight every policy starts a load.
     ///
     /// - Parameters:
@@ -27,9 +28,8 @@ extension Loadable {
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Error {
-        if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
-        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
-            await LoadAction.outcome(of: id, operation)
+        effect(overlapping: overlap) {
+            Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout, operation: operation)
         }
     }
 
@@ -50,18 +50,23 @@ extension Loadable {
         mapError: @escaping (any Error) -> Failure,
         operation: @escaping @MainActor @Sendable () async throws -> Value
     ) -> Effect<Action> where Value: SendableMetatype, Failure: Sendable {
-        if let overlapping: Effect<Action> = effect(overlapping: overlap) { return overlapping }
         let mapError = MainActorFunction(mapError)
-        return Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
-            await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
+        return effect(overlapping: overlap) {
+            Effect.makeLoad(embed, cancelsEarlier: overlap.cancelsEarlier, timeout) { id in
+                await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
+            }
         }
     }
 
-    /// What a start under `overlap` does instead of loading, or `nil` to load.
+    /// What a start under `overlap` does: `load`, or instead no work, a join
+    /// of the load in flight, or `load` queued behind it.
     @inlinable
-    func effect<Action>(overlapping overlap: OverlapPolicy) -> Effect<Action>? {
-        guard let inFlightID, !overlap.startsWhileLoading else { return nil }
-        if case .join = overlap._kind { return Effect(.joinLoad(inFlightID)) }
-        return Effect.none
+    func effect<Action>(overlapping overlap: OverlapPolicy, load: () -> Effect<Action>) -> Effect<Action> {
+        guard let inFlightID, !overlap.startsWhileLoading else { return load() }
+        switch overlap._kind {
+        case .join: return Effect(.joinLoad(inFlightID))
+        case .queue: return Effect(.queueLoad(inFlightID, load()))
+        case .firstWins, .latestWins: return Effect.none
+        }
     }
 }

@@ -20,12 +20,14 @@
 /// | ``latestWins(cancellingEarlier:)`` with `false` | runs to its end; its result is dropped | runs and settles the state |
 /// | ``firstWins`` | runs and settles the state | ignored |
 /// | ``join`` | runs and settles the state | waits for the earlier one |
+/// | ``queue`` | runs and settles the state | runs after it, and after every start queued before it (FIFO) |
 public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {
         case latestWins(cancellingEarlier: Bool)
         case firstWins
         case join
+        case queue
     }
 
     @usableFromInline let _kind: Kind
@@ -72,6 +74,14 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public static var join: OverlapPolicy { OverlapPolicy(.join) }
 
+    /// The new start waits its turn: starts of the same resource run one after
+    /// another, in the order they were made, each settling the state — for
+    /// saves that must all reach the server in order. Cancelling the resource
+    /// (``Effect/cancel(id:)`` on a `cancellable` load, ``AsyncValue/cancel()``,
+    /// ``OperationTracker/cancel(_:)``) also removes the starts still waiting.
+    @inlinable
+    public static var queue: OverlapPolicy { OverlapPolicy(.queue) }
+
     /// Whether a start under this policy goes ahead while another is in flight.
     @inlinable
     var startsWhileLoading: Bool {
@@ -92,6 +102,7 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
         case .latestWins(cancellingEarlier: false): "latestWins(cancellingEarlier: false)"
         case .firstWins: "firstWins"
         case .join: "join"
+        case .queue: "queue"
         }
     }
 }

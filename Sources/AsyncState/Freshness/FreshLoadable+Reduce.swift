@@ -65,11 +65,12 @@ extension FreshLoadable {
         timeout: LoadTimeout<Failure>? = nil,
         operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) -> Effect<Action> where C.Instant == Instant, Value: SendableMetatype, Failure: Error {
-        if let inFlightID, !isOvertaken(inFlightID), let overlapping: Effect<Action> = _loadable.effect(overlapping: overlap) {
-            return overlapping
+        let start = {
+            Effect.load(embed, clock: clock, cancelsEarlier: overlap.cancelsEarlier, timeout: timeout, operation: operation)
         }
-        return Effect.load(
-            embed, clock: clock, cancelsEarlier: overlap.cancelsEarlier, timeout: timeout, operation: operation)
+        // A load an invalidation has overtaken is not one to join or yield to.
+        if let inFlightID, !isOvertaken(inFlightID) { return _loadable.effect(overlapping: overlap, load: start) }
+        return start()
     }
 }
 

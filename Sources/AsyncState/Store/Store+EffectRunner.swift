@@ -2,111 +2,324 @@
 // each load its generation (`LoadID`), and keeps the tables that cancellation,
 // supersession and `cancellable(id:)` need. `Store.swift` is the facade; this
 // file is everything that happens after the reducer has run.
+//
+// An effect is started in two steps. `schedule` runs while the store
+// processes the action: it gives a load its ID, queues its `.started` action,
+// enters the effect in the tables and appends it to `_pending`. `drainQueue`
+// then processes every queued action and only then launches the pending
+// effects, oldest first, draining again after each one. Launching after the
+// queue is empty keeps the order of actions the same whether a task starts
+// at once (`Task.immediate`) or is enqueued (`Task {}`): with an enqueued task
+// too, every queued action is processed before the first effect runs, and
+// each effect runs to its first suspension before the next one starts.
+
+/// How the store starts an effect's task.
+@usableFromInline
+package enum EffectStart: Sendable, CaseIterable {
+    /// `Task.immediate` (SE-0472): the effect runs on the main actor inside the
+    /// `send` that started it, until its first suspension. An operation that
+    /// answers without suspending settles before `send` returns.
+    case immediate
+    /// `Task {}`: the effect is enqueued on the main actor and runs after the
+    /// `send` that started it has returned.
+    case enqueued
+
+    /// `immediate` where the platform has `Task.immediate`, else `enqueued`.
+    package static var preferred: EffectStart {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) { .immediate } else { .enqueued }
+    }
+}
 
 extension Store {
+    /// An effect scheduled by the action being processed, launched once the
+    /// queue is empty.
+    @usableFromInline
+    struct PendingEffect {
+        @usableFromInline
+        enum Kind {
+            case run(Effect<Action>.Run)
+            case load(Effect<Action>.Load, LoadID)
+            case concatenate([Effect<Action>])
+            /// Waits for the task of the effect with this token: a `join`.
+            case join(Int)
+            /// Starts this load once load `behind`, and every run queued
+            /// behind it before, has ended (`OverlapPolicy.queue`).
+            case queue(Effect<Action>, behind: LoadID)
+        }
+
+        @usableFromInline let _kind: Kind
+        /// The effect's key in `_runningEffects`; `-1` for a join, which owns no task.
+        @usableFromInline let _token: Int
+        @usableFromInline let _cancelID: AnyHashable?
+        /// Whether its task belongs to the `StoreTask` of the `send` that is
+        /// draining. Not for effects started by a `send` from inside another
+        /// effect's first synchronous part: that `send` has already returned.
+        @usableFromInline let _isOwned: Bool
+        /// Cancelled before it was launched: its task starts cancelled.
+        @usableFromInline var _isCancelled = false
+
+        @inlinable
+        init(_ kind: Kind, token: Int, cancelID: AnyHashable?, isOwned: Bool) {
+            self._kind = kind
+            self._token = token
+            self._cancelID = cancelID
+            self._isOwned = isOwned
+        }
+    }
+
+    /// Schedules `effect` and, unless a drain is under way (which launches it
+    /// when the queue is empty), drains and launches now.
     @inlinable
     @inline(never)
     func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
+        schedule(effect)
+        if !_isDraining { drainQueue(startingInto: &started) }
+    }
+
+    @inlinable
+    func schedule(_ effect: Effect<Action>) {
         switch effect.operation {
         case .none:
             return
         case .merge(let effects):
-            for effect in effects { start(effect, into: &started) }
+            for effect in effects { schedule(effect) }
         case .concatenate(let effects, let cancelID):
-            started.append(
-                launch(makeEffectToken(), cancelID: cancelID) { store in
-                    for effect in effects {
-                        guard !Task.isCancelled, let store = store() else { return }
-                        await store.runToCompletion(effect)
-                    }
-                })
+            enqueue(.concatenate(effects), cancelID: cancelID)
         case .run(let run):
-            let send = Send<Action> { [weak self] in self?.send($0) }
-            started.append(
-                launch(makeEffectToken(), cancelID: run._cancelID) { store in
-                    do {
-                        try await run._body(send)
-                    } catch is CancellationError {
-                    } catch {
-                        store()?.onIssue(
-                            "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
-                    }
-                })
+            enqueue(.run(run), cancelID: run._cancelID)
         case .load(let load):
             let id = _nextLoadID
             _nextLoadID = id.next
             _queue.append(load._started(id))
-            let token = makeEffectToken()
+            let token = enqueue(.load(load, id), cancelID: load._cancelID)
             _loads[id] = RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier)
-            started.append(
-                launch(token, cancelID: load._cancelID) { store in
-                    let result = await load._work(id)
-                    guard let store = store() else { return }
-                    store._loads[id] = nil
-                    store.send(result)
-                })
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelLoad(let id, let newer):
             // A superseded load is cancelled if the load that superseded it
             // says so: the policy belongs to the newer start.
             if let load = _loads[id], newer.map({ _loads[$0]?._cancelsEarlier ?? true }) ?? true {
-                _runningEffects[load._token]?.cancel()
+                cancelEffect(load._token)
             }
         case .joinLoad(let id):
             // The joiner waits in a task of its own, so cancelling the joiner's
-            // `StoreTask` withdraws it at once without cancelling the shared load.
-            if let load = _loads[id], let task = _runningEffects[load._token] {
-                started.append(Task { await JoinWaiter.wait(for: task) })
+            // `StoreTask` withdraws it at once without cancelling the shared
+            // load. It is launched after the load, whose task exists by then.
+            if let load = _loads[id] {
+                _pending.append(PendingEffect(.join(load._token), token: -1, cancelID: nil, isOwned: _launchingToken == nil))
             }
+        case .queueLoad(let behind, let load):
+            let cancelID: AnyHashable? = if case .load(let run) = load.operation { run._cancelID } else { nil }
+            enqueue(.queue(load, behind: behind), cancelID: cancelID)
         }
     }
 
-    /// Starts `effect` from inside a running effect and waits for all it started.
+    @inlinable
+    @discardableResult
+    func enqueue(_ kind: PendingEffect.Kind, cancelID: AnyHashable?) -> Int {
+        let token = _nextEffectToken
+        _nextEffectToken += 1
+        if let cancelID { _effectsByCancelID[cancelID, default: []].insert(token) }
+        _pending.append(PendingEffect(kind, token: token, cancelID: cancelID, isOwned: _launchingToken == nil))
+        return token
+    }
+
+    /// Processes every queued action, then launches the pending effects one at
+    /// a time, processing what each one sent before launching the next.
+    /// Nested inside a drain (a `send` from an effect's first synchronous
+    /// part), it only processes the queue: the outer drain launches.
+    @inlinable
+    @inline(never)
+    func drainQueue(startingInto started: inout [Task<Void, Never>]) {
+        let isOutermost = !_isDraining
+        _isDraining = true
+        var launched = 0
+        while true {
+            var index = 0
+            while index < _queue.count {
+                let next = _queue[index]
+                index += 1
+                process(next, startingInto: &started)
+            }
+            _queue.removeAll(keepingCapacity: true)
+            guard isOutermost, launched < _pending.count else { break }
+            let next = _pending[launched]
+            launched += 1
+            launch(next, into: &started)
+        }
+        if isOutermost {
+            _pending.removeAll(keepingCapacity: true)
+            _isDraining = false
+        }
+    }
+
+    /// Starts the task of a pending effect and registers it — unless it ended
+    /// before `Task.immediate` returned, which leaves no entry behind.
+    @inlinable
+    func launch(_ effect: PendingEffect, into started: inout [Task<Void, Never>]) {
+        let token = effect._token
+        let cancelID = effect._cancelID
+        let isCancelled = effect._isCancelled
+        let task: Task<Void, Never>
+        let hasEnded: Bool
+        switch effect._kind {
+        case .join(let loadToken):
+            if effect._isOwned, let load = _runningEffects[loadToken] {
+                started.append(Task { await JoinWaiter.wait(for: load) })
+            }
+            return
+        case .concatenate(let effects):
+            // Always enqueued: a concatenation waits for each part's tasks,
+            // which it can only have once it runs outside the drain that
+            // launched it.
+            task = Task { [weak self] in
+                for effect in effects {
+                    guard !Task.isCancelled, let store = self else { break }
+                    await store.runToCompletion(effect)
+                }
+                self?.effectEnded(token, cancelID: cancelID)
+            }
+            if isCancelled { task.cancel() }
+            hasEnded = false
+        case .queue(let load, let behind):
+            // Always enqueued, like a concatenation: it waits for the run
+            // before it. Each run waits only for the one queued just before,
+            // so runs start in the order they were queued; one cancelled
+            // while it waits never starts.
+            let queue = queueNumber(for: behind)
+            let predecessor = _queueTails[queue]?._task ?? _loads[behind].flatMap { _runningEffects[$0._token] }
+            task = Task { [weak self] in
+                await predecessor?.value
+                if let store = self, !Task.isCancelled {
+                    // The load about to start gets the next ID; loads queued
+                    // behind it join this queue.
+                    store._queueOfLoad[store._nextLoadID] = queue
+                    await store.runToCompletion(load)
+                }
+                self?.queuedRunEnded(token, in: queue)
+                self?.effectEnded(token, cancelID: cancelID)
+            }
+            if isCancelled { task.cancel() }
+            _queueTails[queue] = QueuedRun(token: token, task: task)
+            hasEnded = false
+        case .load(let load, let id):
+            let work = load._work
+            (task, hasEnded) = launchImmediately(token) { [weak self] in
+                self?.effectBegan(token, isCancelled: isCancelled)
+                let result = await work(id)
+                guard let self else { return }
+                self._loads[id] = nil
+                self.send(result)
+                self.effectEnded(token, cancelID: cancelID)
+            }
+        case .run(let run):
+            let body = run._body
+            (task, hasEnded) = launchImmediately(token) { [weak self] in
+                self?.effectBegan(token, isCancelled: isCancelled)
+                do {
+                    try await body(Send { [weak self] in self?.send($0) })
+                } catch is CancellationError {
+                } catch {
+                    self?.onIssue(
+                        "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
+                }
+                self?.effectEnded(token, cancelID: cancelID)
+            }
+        }
+        if effect._isOwned { started.append(hasEnded ? StoreTask._ended : task) }
+        if hasEnded { return }
+        _runningEffects[token] = task
+        _onRunningEffectCountChange?(_runningEffects.count)
+    }
+
+    /// Starts `body` as `_effectStart` says and returns its task, and whether
+    /// it already ended inside `Task.immediate`. While it runs synchronously the store
+    /// is not processing, so a `send` from it is processed at once, as it
+    /// would be from an enqueued task; and the store knows which effect runs,
+    /// so that cancelling it from there reaches it.
+    @inlinable
+    func launchImmediately(
+        _ token: Int, _ body: sending @escaping @MainActor () async -> Void
+    ) -> (Task<Void, Never>, hasEnded: Bool) {
+        _launchingToken = token
+        _launchState = .running
+        _isProcessing = false
+        let task = spawn(body)
+        _isProcessing = true
+        _launchingToken = nil
+        switch _launchState {
+        case .ended:
+            return (task, true)
+        case .cancelRequested:
+            task.cancel()
+        case .running:
+            break
+        }
+        return (task, false)
+    }
+
+    /// The first thing an effect's task does. A task cannot be created
+    /// cancelled, so one cancelled while pending cancels itself before its
+    /// work runs — as an enqueued task cancelled before it ran would be. And
+    /// an effect running inside `Task.immediate` tells the store which task
+    /// it is, so that `cancelEffect` can cancel it there.
+    @inlinable
+    func effectBegan(_ token: Int, isCancelled: Bool) {
+        if isCancelled { cancelCurrentTask() }
+        if token == _launchingToken { _launchingTask = currentTaskHash() }
+    }
+
+    /// Starts `body` as `_effectStart` says.
+    @inlinable
+    func spawn(_ body: sending @escaping @MainActor () async -> Void) -> Task<Void, Never> {
+        if _effectStart == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+            return Task.immediate(operation: body)
+        }
+        return Task(operation: body)
+    }
+
+    /// The queue (`OverlapPolicy.queue`) that load `behind` belongs to,
+    /// starting a new one if it is in none.
+    @inlinable
+    func queueNumber(for behind: LoadID) -> Int {
+        if let existing = _queueOfLoad[behind] { return existing }
+        let queue = _nextQueue
+        _nextQueue += 1
+        _queueOfLoad[behind] = queue
+        return queue
+    }
+
+    /// Forgets queue `queue` once its last run has ended.
+    @inlinable
+    func queuedRunEnded(_ token: Int, in queue: Int) {
+        guard _queueTails[queue]?._token == token else { return }
+        _queueTails[queue] = nil
+        _queueOfLoad = _queueOfLoad.filter { $0.value != queue }
+    }
+
+    /// Starts `effect` from inside a running concatenation and waits for all
+    /// it started. A concatenation's task is always enqueued, so it runs here
+    /// outside any `send`: nothing is processing or draining.
     @inlinable
     func runToCompletion(_ effect: Effect<Action>) async {
         var started: [Task<Void, Never>] = []
-        if _isProcessing {
-            start(effect, into: &started)
-        } else {
-            _isProcessing = true
-            start(effect, into: &started)
-            drainQueue(startingInto: &started)
-            _isProcessing = false
-        }
+        _isProcessing = true
+        start(effect, into: &started)
+        _isProcessing = false
         _waitingEffectCount += 1
         await StoreTask(started).finish()
         _waitingEffectCount -= 1
     }
 
-    /// Creates a task for `body`, registered until it ends. `body` reaches the
-    /// store through a weak reference so a running effect never keeps it alive.
-    @inlinable
-    func launch(
-        _ token: Int,
-        cancelID: AnyHashable?,
-        _ body: @escaping @MainActor @Sendable (_ store: @MainActor () -> Store?) async -> Void
-    ) -> Task<Void, Never> {
-        let task = Task { [weak self] in
-            await body { [weak self] in self }
-            self?.effectEnded(token, cancelID: cancelID)
-        }
-        _runningEffects[token] = task
-        if let cancelID { _effectsByCancelID[cancelID, default: []].insert(token) }
-        _onRunningEffectCountChange?(_runningEffects.count)
-        return task
-    }
-
-    @inlinable
-    func makeEffectToken() -> Int {
-        defer { _nextEffectToken += 1 }
-        return _nextEffectToken
-    }
-
     @inlinable
     func effectEnded(_ token: Int, cancelID: AnyHashable?) {
-        _runningEffects[token] = nil
-        _onRunningEffectCountChange?(_runningEffects.count)
+        if token == _launchingToken {
+            // Ended inside `Task.immediate`, before `launch` registered it.
+            _launchState = .ended
+        } else {
+            _runningEffects[token] = nil
+            _onRunningEffectCountChange?(_runningEffects.count)
+        }
         if let cancelID {
             _effectsByCancelID[cancelID]?.remove(token)
             if _effectsByCancelID[cancelID]?.isEmpty == true { _effectsByCancelID[cancelID] = nil }
@@ -116,6 +329,48 @@ extension Store {
     @inlinable
     func cancelEffects(withID id: AnyHashable) {
         guard let tokens = _effectsByCancelID[id] else { return }
-        for token in tokens { _runningEffects[token]?.cancel() }
+        for token in tokens { cancelEffect(token) }
     }
+
+    /// Cancels the effect `token`, whether its task runs, is being launched
+    /// (a `send` from its own first synchronous part), or is still pending.
+    @usableFromInline
+    func cancelEffect(_ token: Int) {
+        if let task = _runningEffects[token] {
+            task.cancel()
+        } else if token == _launchingToken {
+            // The effect is running synchronously right now, inside
+            // `Task.immediate`, so it is the current task — unless its
+            // operation started a task of its own that sent from there.
+            if currentTaskHash() == _launchingTask {
+                cancelCurrentTask()
+            } else {
+                _launchState = .cancelRequested
+            }
+        } else if let index = _pending.firstIndex(where: { $0._token == token }) {
+            _pending[index]._isCancelled = true
+        }
+    }
+}
+
+/// What became of the effect being launched while `Task.immediate` ran it.
+@usableFromInline
+enum LaunchState {
+    case running
+    case ended
+    case cancelRequested
+}
+
+/// Cancels the task that is running now.
+@usableFromInline
+func cancelCurrentTask() {
+    withUnsafeCurrentTask { $0?.cancel() }
+}
+
+/// Identifies the task that is running now, for comparing it with the task
+/// being launched. A hash of the task's address: the tasks compared are both
+/// alive, so equal hashes of different tasks would need a 64-bit collision.
+@usableFromInline
+func currentTaskHash() -> Int? {
+    withUnsafeCurrentTask { $0?.hashValue }
 }

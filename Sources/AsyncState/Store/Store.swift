@@ -15,7 +15,33 @@ import Observation
 /// the store is processing (from a transition observer, an observation callback,
 /// or a load's `.started`) are queued and processed in FIFO order before the
 /// outer `send` returns. Effect results are applied on the main actor in the
-/// order they arrive.
+/// order they arrive; a result that arrives inside `send` is processed before
+/// `send` returns.
+///
+/// **Starting effects.** The effects of an action start once it, and every
+/// action queued behind it, has been processed — oldest first, each running
+/// to its first suspension before the next starts. Where the platform has
+/// `Task.immediate` (Linux, and Apple platforms from the 26 releases) an
+/// effect runs on the main actor inside the `send` that started it, so a load
+/// whose operation answers without suspending settles before `send` returns
+/// and costs no task switch; elsewhere its task is enqueued on the main actor
+/// and runs after `send` returns. The sequence of actions is the same on both
+/// paths; only when they arrive differs:
+///
+/// - A load's `.started(id)` is processed before anything the load reports.
+/// - An operation that sends while it runs has its action processed at once,
+///   before the load's own result; its `send` returns an empty ``StoreTask``
+///   when effects start immediately, because the effects it starts wait for
+///   the running one to suspend.
+/// - An operation that cancels its own load, or starts a load that supersedes
+///   it, cancels its task at once: the load reports `.cancelled(id)`, which is
+///   dropped as stale.
+/// - An effect cancelled before it started runs cancelled, as a task cancelled
+///   before it ran would.
+///
+/// An effect body that never suspends and loops forever blocks the main actor
+/// on either path — inside `send` when effects start immediately, right after
+/// it otherwise. Move CPU-heavy work off the main actor.
 ///
 /// **Loads.** Each load effect gets the next ``LoadID`` (1, 2, 3, …). Its
 /// `.started` action is processed inside the `send` that started it; a newer
@@ -42,7 +68,10 @@ public final class Store<State, Action>: Observable {
     // `inout` on `_currentState`, during which nothing else touches
     // `_currentState`: a reducer has no store to read, and even a misbehaving
     // one that calls `send` only reaches `_queue`, `_isProcessing` and
-    // `_isReducing` (see `send`), never `_currentState`.
+    // `_isReducing` (see `send`), never `_currentState`. An effect that starts
+    // with `Task.immediate` and sends from its first synchronous part runs the
+    // reducer again, but only from `drainQueue`'s launch step, between two
+    // actions, when no access to `_currentState` is open.
     @exclusivity(unchecked) @usableFromInline var _currentState: State
     @usableFromInline let _reducer: (inout State, Action) -> Effect<Action>
 
@@ -68,6 +97,40 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
     @usableFromInline var _effectsByCancelID: [AnyHashable: Set<Int>] = [:]
     @usableFromInline var _loads: [LoadID: RunningLoad] = [:]
+    /// Effects scheduled by the actions being processed, launched in this
+    /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
+    @usableFromInline var _pending: [PendingEffect] = []
+    /// True while `drainQueue` runs, so that a nested `send` leaves launching to it.
+    @usableFromInline var _isDraining = false
+    /// The token of the effect whose task is being started, while
+    /// `Task.immediate` runs it synchronously; `nil` otherwise.
+    @usableFromInline var _launchingToken: Int?
+    /// What became of that effect before `Task.immediate` returned.
+    @usableFromInline var _launchState = LaunchState.running
+    /// Which task that effect runs in (see `currentTaskHash`).
+    @usableFromInline var _launchingTask: Int?
+    /// How effects start: at once on the main actor where the platform allows,
+    /// or enqueued. Tests set it to run the same contract on both paths.
+    @usableFromInline package var _effectStart = EffectStart.preferred
+    /// For each queue of loads (`OverlapPolicy.queue`), the last run queued:
+    /// the next one waits for it. Keyed by queue number.
+    @usableFromInline var _queueTails: [Int: QueuedRun] = [:]
+    /// The queue each load in a queue belongs to, so a start queued behind
+    /// it joins the end of that queue.
+    @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
+    @usableFromInline var _nextQueue = 0
+
+    @usableFromInline
+    struct QueuedRun {
+        @usableFromInline let _token: Int
+        @usableFromInline let _task: Task<Void, Never>
+
+        @inlinable
+        init(token: Int, task: Task<Void, Never>) {
+            self._token = token
+            self._task = task
+        }
+    }
 
     @usableFromInline
     struct RunningLoad {
@@ -170,18 +233,6 @@ public final class Store<State, Action>: Observable {
     }
 
     // MARK: Processing
-
-    @inlinable
-    @inline(never)
-    func drainQueue(startingInto started: inout [Task<Void, Never>]) {
-        var index = 0
-        while index < _queue.count {
-            let next = _queue[index]
-            index += 1
-            process(next, startingInto: &started)
-        }
-        _queue.removeAll(keepingCapacity: true)
-    }
 
     @inlinable
     func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {

@@ -11,15 +11,26 @@ public struct StoreTask: Hashable, Sendable {
         self._tasks = tasks
     }
 
+    /// Stands for an effect that ended inside the `send` that started it
+    /// (started with `Task.immediate`, it never suspended). Awaiting a task's
+    /// `value` leaves the main actor and comes back even when the task is
+    /// done — two executor hops, as much as the whole effect — so `finish()`
+    /// skips this one; keeping it in `_tasks` keeps ``isEmpty`` false.
+    @usableFromInline static let _ended = Task<Void, Never> {}
+
+    /// Whether every effect has already ended, so there is nothing to wait for.
+    @inlinable
+    var _hasEnded: Bool { _tasks.allSatisfy { $0 == Self._ended } }
+
     /// Waits until every effect the action started has ended and sent its last
     /// action. Cancelling the waiting task cancels those effects.
     ///
     /// Runs on the caller's actor, so awaiting it from the main actor costs no
     /// extra executor hops.
     public nonisolated(nonsending) func finish() async {
-        guard !_tasks.isEmpty else { return }
+        guard !_hasEnded else { return }
         await withTaskCancellationHandler {
-            for task in _tasks { await task.value }
+            for task in _tasks where task != Self._ended { await task.value }
         } onCancel: {
             for task in _tasks { task.cancel() }
         }
@@ -28,7 +39,7 @@ public struct StoreTask: Hashable, Sendable {
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
     package nonisolated(nonsending) func wait() async {
-        for task in _tasks { await task.value }
+        for task in _tasks where task != Self._ended { await task.value }
     }
 
     /// Cancels every effect the action started.

@@ -103,6 +103,13 @@ public final class TestStore<State: Equatable, Action> {
         }
     }
 
+    /// How the underlying store starts effects — for tests that check the
+    /// same behaviour on both paths.
+    package var effectStart: EffectStart {
+        get { store._effectStart }
+        set { store._effectStart = newValue }
+    }
+
     /// Effects still running in the underlying store.
     public var runningEffectCount: Int { store.runningEffectCount }
 

@@ -7,14 +7,16 @@ import Testing
 struct TestStoreTests {
     typealias Screen = ProfileScreen
 
-    func makeStore(gates: Int = 2) -> (TestStore<Screen.State, Screen.Action>, GateQueue) {
+    func makeStore(gates: Int = 2, start: EffectStart = .preferred) -> (TestStore<Screen.State, Screen.Action>, GateQueue) {
         let queue = GateQueue(count: gates)
-        return (TestStore(initialState: Screen.State(), reducer: Screen(gates: queue)), queue)
+        let store = TestStore(initialState: Screen.State(), reducer: Screen(gates: queue))
+        store.effectStart = start
+        return (store, queue)
     }
 
-    @Test("a full load passes with every step asserted")
-    func fullLoad() async {
-        let (store, gates) = makeStore()
+    @Test("a full load passes with every step asserted", arguments: EffectStart.allCases)
+    func fullLoad(start: EffectStart) async {
+        let (store, gates) = makeStore(start: start)
         store.send(.refresh)
         await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
         gates[0].open(with: "Lee")
@@ -23,9 +25,9 @@ struct TestStoreTests {
         #expect(store.state.profile.value == "Lee")
     }
 
-    @Test("a race released in the test's order: B finishes, then A's result is dropped")
-    func race() async {
-        let (store, gates) = makeStore()
+    @Test("a race released in the test's order: B finishes, then A's result is dropped", arguments: EffectStart.allCases)
+    func race(start: EffectStart) async {
+        let (store, gates) = makeStore(start: start)
         store.send(.refresh)
         await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
         store.send(.refresh)

@@ -5,9 +5,9 @@ import Testing
 @Suite("Store: loads")
 @MainActor
 struct StoreLoadTests {
-    @Test(".started is processed inside the send that started the load")
-    func startedSynchronously() async {
-        let (store, log) = makeProfileStore()
+    @Test(".started is processed inside the send that started the load", arguments: EffectStart.allCases)
+    func startedSynchronously(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let gate = Gate<Int>()
         let task = store.send(.load(gate))
         #expect(store.profile.state == .loading)
@@ -19,9 +19,9 @@ struct StoreLoadTests {
         #expect(store.runningEffectCount == 0)
     }
 
-    @Test("load A then B, A answers last: B's value stays and A's result is dropped")
-    func lastStartedWins() async {
-        let (store, log) = makeProfileStore()
+    @Test("load A then B, A answers last: B's value stays and A's result is dropped", arguments: EffectStart.allCases)
+    func lastStartedWins(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let a = Gate<Int>(), b = Gate<Int>()
         let taskA = store.send(.load(a))
         let taskB = store.send(.load(b, .latestWins(cancellingEarlier: false)))
@@ -34,9 +34,9 @@ struct StoreLoadTests {
         #expect(!a.observedCancellation)
     }
 
-    @Test("a superseded load's task is cancelled and its operation observes it")
-    func supersededIsCancelled() async {
-        let (store, log) = makeProfileStore()
+    @Test("a superseded load's task is cancelled and its operation observes it", arguments: EffectStart.allCases)
+    func supersededIsCancelled(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let a = Gate<Int>(), b = Gate<Int>()
         let taskA = store.send(.load(a))
         await a.waitForArrivals()
@@ -49,9 +49,9 @@ struct StoreLoadTests {
         b.open(with: 2)
     }
 
-    @Test("a superseded load that ignores cancellation still cannot overwrite the newer result")
-    func supersededIgnoringCancellation() async {
-        let (store, log) = makeProfileStore()
+    @Test("a superseded load that ignores cancellation still cannot overwrite the newer result", arguments: EffectStart.allCases)
+    func supersededIgnoringCancellation(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let a = Gate<Int>(), b = Gate<Int>()
         let taskA = store.send(.loadIgnoringCancellation(a))
         let taskB = store.send(.load(b))
@@ -63,9 +63,9 @@ struct StoreLoadTests {
         #expect(log.dropped == ["profile(cancelled(#1))"])
     }
 
-    @Test("cancelling the only load returns to .notLoaded, with no error")
-    func cancelOnlyLoad() async {
-        let (store, log) = makeProfileStore()
+    @Test("cancelling the only load returns to .notLoaded, with no error", arguments: EffectStart.allCases)
+    func cancelOnlyLoad(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let gate = Gate<Int>()
         let task = store.send(.load(gate))
         await gate.waitForArrivals()
@@ -77,9 +77,9 @@ struct StoreLoadTests {
         #expect(log.dropped == ["profile(cancelled(#1))"])
     }
 
-    @Test("cancelling a reload returns to the previous value")
-    func cancelReload() async {
-        let (store, _) = makeProfileStore()
+    @Test("cancelling a reload returns to the previous value", arguments: EffectStart.allCases)
+    func cancelReload(start: EffectStart) async {
+        let (store, _) = makeProfileStore(start)
         let first = Gate<Int>()
         first.open(with: 5)
         await store.send(.load(first)).finish()
@@ -90,9 +90,9 @@ struct StoreLoadTests {
         #expect(store.profile.state == .success(value: 5))
     }
 
-    @Test("cancelling after a failed refresh returns to the settled state")
-    func cancelAfterFailedRefresh() async {
-        let (store, _) = makeProfileStore()
+    @Test("cancelling after a failed refresh returns to the settled state", arguments: EffectStart.allCases)
+    func cancelAfterFailedRefresh(start: EffectStart) async {
+        let (store, _) = makeProfileStore(start)
         let first = Gate<Int>()
         first.open(with: 5)
         await store.send(.load(first)).finish()
@@ -106,9 +106,9 @@ struct StoreLoadTests {
         #expect(store.profile.value == 5)
     }
 
-    @Test("cancelling the calling task becomes .cancelled, never .failed")
-    func taskCancellation() async {
-        let (store, log) = makeProfileStore()
+    @Test("cancelling the calling task becomes .cancelled, never .failed", arguments: EffectStart.allCases)
+    func taskCancellation(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let gate = Gate<Int>()
         let task = store.send(.load(gate))
         let waiter = Task { await task.finish() }
@@ -119,16 +119,16 @@ struct StoreLoadTests {
         #expect(log.lines.last == "profile(cancelled(#1)) -> notLoaded")
     }
 
-    @Test("a typed error becomes .failed with that error")
-    func typedFailure() async {
-        let (store, _) = makeProfileStore()
+    @Test("a typed error becomes .failed with that error", arguments: EffectStart.allCases)
+    func typedFailure(start: EffectStart) async {
+        let (store, _) = makeProfileStore(start)
         await store.send(.loadFailing(.timedOut)).finish()
         #expect(store.profile.state == .error(error: .timedOut))
     }
 
-    @Test("an untyped error goes through the feature's mapping")
-    func mappedFailure() async {
-        let (store, _) = makeProfileStore()
+    @Test("an untyped error goes through the feature's mapping", arguments: EffectStart.allCases)
+    func mappedFailure(start: EffectStart) async {
+        let (store, _) = makeProfileStore(start)
         struct Unexpected: Error {}
         let gate = Gate<Int>()
         gate.fail(with: Unexpected())
@@ -136,17 +136,17 @@ struct StoreLoadTests {
         #expect(store.profile.state == .error(error: .offline))
     }
 
-    @Test("an operation throwing CancellationError by itself becomes .cancelled")
-    func cancellationErrorIsNotFailure() async {
-        let (store, log) = makeProfileStore()
+    @Test("an operation throwing CancellationError by itself becomes .cancelled", arguments: EffectStart.allCases)
+    func cancellationErrorIsNotFailure(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         await store.send(.loadThrowingCancellation).finish()
         #expect(store.profile.state == .notLoaded)
         #expect(log.lines.last == "profile(cancelled(#1)) -> notLoaded")
     }
 
-    @Test("reset abandons the load in flight and cancels its work")
-    func reset() async {
-        let (store, log) = makeProfileStore()
+    @Test("reset abandons the load in flight and cancels its work", arguments: EffectStart.allCases)
+    func reset(start: EffectStart) async {
+        let (store, log) = makeProfileStore(start)
         let gate = Gate<Int>()
         let task = store.send(.load(gate))
         await gate.waitForArrivals()
@@ -157,9 +157,10 @@ struct StoreLoadTests {
         #expect(log.dropped == ["profile(cancelled(#1))"])
     }
 
-    @Test("load IDs count up from the store's first ID")
-    func firstLoadID() async {
+    @Test("load IDs count up from the store's first ID", arguments: EffectStart.allCases)
+    func firstLoadID(start: EffectStart) async {
         let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature(), firstLoadID: LoadID(41))
+        store._effectStart = start
         let gate = Gate<Int>()
         gate.open(with: 1)
         await store.send(.load(gate)).finish()

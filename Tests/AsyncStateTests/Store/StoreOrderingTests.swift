@@ -26,9 +26,10 @@ struct Tally: Reducer {
 @Suite("Store: ordering and lifetime")
 @MainActor
 struct StoreOrderingTests {
-    @Test("actions sent while the store is processing are queued and run in FIFO order")
-    func reentrantFIFO() {
+    @Test("actions sent while the store is processing are queued and run in FIFO order", arguments: EffectStart.allCases)
+    func reentrantFIFO(start: EffectStart) {
         let store = Store(initialState: [Int](), reducer: Tally())
+        store._effectStart = start
         var reentered = false
         store.observeTransitions { [weak store] transition in
             guard transition.action == .add(0), !reentered else { return }
@@ -43,31 +44,35 @@ struct StoreOrderingTests {
         #expect(store.state == [0, 1, 2, 3])
     }
 
-    @Test("effect results are applied in the order they arrive")
-    func effectOrder() async {
+    @Test("effect results are applied in the order they arrive", arguments: EffectStart.allCases)
+    func effectOrder(start: EffectStart) async {
         let store = Store(initialState: [Int](), reducer: Tally())
+        store._effectStart = start
         await store.send(.echo(1)).finish()
         await store.send(.echo(2)).finish()
         #expect(store.state == [1, 2])
     }
 
-    @Test("send returns a task that waits for every effect it started")
-    func finishWaitsForMerged() async {
+    @Test("send returns a task that waits for every effect it started", arguments: EffectStart.allCases)
+    func finishWaitsForMerged(start: EffectStart) async {
         let store = Store(initialState: [Int](), reducer: Tally())
+        store._effectStart = start
         await store.send(.spawn).finish()
         #expect(store.state.sorted() == [1, 2])
         #expect(store.runningEffectCount == 0)
     }
 
-    @Test("an action with no effect returns an empty task")
-    func emptyTask() {
+    @Test("an action with no effect returns an empty task", arguments: EffectStart.allCases)
+    func emptyTask(start: EffectStart) {
         let store = Store(initialState: [Int](), reducer: Tally())
+        store._effectStart = start
         #expect(store.send(.add(1)).isEmpty)
     }
 
-    @Test("an unhandled error thrown by an effect is reported with a clear message")
-    func unhandledError() async {
+    @Test("an unhandled error thrown by an effect is reported with a clear message", arguments: EffectStart.allCases)
+    func unhandledError(start: EffectStart) async {
         let store = Store(initialState: [Int](), reducer: Tally())
+        store._effectStart = start
         var issues: [String] = []
         store.onIssue = { issues.append($0) }
         await store.send(.fail).finish()
@@ -75,13 +80,14 @@ struct StoreOrderingTests {
         #expect(issues.first?.hasPrefix("An effect threw Boom(), which nothing handled.") == true)
     }
 
-    @Test("releasing the store cancels its effects and frees it")
-    func deinitCancels() async {
+    @Test("releasing the store cancels its effects and frees it", arguments: EffectStart.allCases)
+    func deinitCancels(start: EffectStart) async {
         let gate = Gate<Int>()
         weak var weakStore: Store<ProfileFeature.State, ProfileFeature.Action>?
         var task: StoreTask?
         do {
             let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature())
+            store._effectStart = start
             weakStore = store
             task = store.send(.load(gate))
             await gate.waitForArrivals()
@@ -91,8 +97,8 @@ struct StoreOrderingTests {
         #expect(gate.observedCancellation)
     }
 
-    @Test("an action sent after the store is gone is ignored")
-    func sendAfterRelease() async {
+    @Test("an action sent after the store is gone is ignored", arguments: EffectStart.allCases)
+    func sendAfterRelease(start: EffectStart) async {
         final class Box: @unchecked Sendable {
             // Written once from the main actor before it is read on the main actor.
             var send: Send<Tally.Action>?
@@ -108,6 +114,7 @@ struct StoreOrderingTests {
                 }
             }
             let store = Store(initialState: [], reducer: reducer)
+            store._effectStart = start
             weakStore = store
             store.send(.spawn)
             await gate.waitForArrivals()
@@ -116,9 +123,10 @@ struct StoreOrderingTests {
         box.send?(.add(1))
     }
 
-    @Test("reading state inside withObservationTracking is notified by a send")
-    func observation() {
+    @Test("reading state inside withObservationTracking is notified by a send", arguments: EffectStart.allCases)
+    func observation(start: EffectStart) {
         let store = Store(initialState: [Int](), reducer: Tally())
+        store._effectStart = start
         let changes = ChangeCounter()
         func track() {
             withObservationTracking {
@@ -137,9 +145,10 @@ struct StoreOrderingTests {
         #expect(changes.value == 2)
     }
 
-    @Test("dynamic member lookup also registers observation")
-    func observationThroughMember() {
+    @Test("dynamic member lookup also registers observation", arguments: EffectStart.allCases)
+    func observationThroughMember(start: EffectStart) {
         let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature())
+        store._effectStart = start
         let changes = ChangeCounter()
         withObservationTracking {
             _ = store.profile
@@ -150,8 +159,8 @@ struct StoreOrderingTests {
         #expect(changes.value == 1)
     }
 
-    @Test("cancel(id:) stops effects with that ID; debounce runs only the last of a burst")
-    func debounce() async {
+    @Test("cancel(id:) stops effects with that ID; debounce runs only the last of a burst", arguments: EffectStart.allCases)
+    func debounce(start: EffectStart) async {
         let clock = TestClock()
         let reducer = Reduce<[Int], Int> { state, n in
             if n < 0 { return .cancel(id: "debounce") }
@@ -159,6 +168,7 @@ struct StoreOrderingTests {
             return Effect.send(n + 100).debounced(id: "debounce", for: .milliseconds(300), clock: clock)
         }
         let store = Store(initialState: [Int](), reducer: reducer)
+        store._effectStart = start
         let first = store.send(1)
         await clock.waitForSleepers(1)
         let second = store.send(2)
@@ -179,14 +189,15 @@ struct StoreOrderingTests {
         #expect(store.runningEffectCount == 0)
     }
 
-    @Test("delayed waits for the clock, concatenate runs in order")
-    func delayAndConcatenate() async {
+    @Test("delayed waits for the clock, concatenate runs in order", arguments: EffectStart.allCases)
+    func delayAndConcatenate(start: EffectStart) async {
         let clock = TestClock()
         let reducer = Reduce<[Int], Int> { state, n in
             if n >= 10 { state.append(n); return .none }
             return .concatenate(Effect.send(10).delayed(for: .seconds(1), clock: clock), .send(11))
         }
         let store = Store(initialState: [Int](), reducer: reducer)
+        store._effectStart = start
         let task = store.send(0)
         await clock.waitForSleepers(1)
         #expect(store.state == [])

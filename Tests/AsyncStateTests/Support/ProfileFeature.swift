@@ -79,9 +79,11 @@ final class TransitionLog<State, Action> {
 }
 
 @MainActor
-func makeProfileStore() -> (Store<ProfileFeature.State, ProfileFeature.Action>, TransitionLog<ProfileFeature.State, ProfileFeature.Action>)
-{
+func makeProfileStore(
+    _ start: EffectStart = .preferred
+) -> (Store<ProfileFeature.State, ProfileFeature.Action>, TransitionLog<ProfileFeature.State, ProfileFeature.Action>) {
     let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature())
+    store._effectStart = start
     let log = TransitionLog(store) { "\($0.profile)" }
     return (store, log)
 }

@@ -1,0 +1,124 @@
+import AsyncState
+import AsyncStateControls
+
+/// A list of posts with likes and renames shown at once: each mutation's edit
+/// is pending on top of the confirmed posts until the server answers; a
+/// failure rolls back only its own edit, and a refresh that lands in between
+/// keeps every pending edit.
+public struct OptimisticFeature: Reducer {
+    public struct Post: Equatable, Sendable, CustomStringConvertible {
+        public var id: Int
+        public var title: String
+        public var isLiked = false
+
+        public var description: String { "\(id) \(title.debugDescription)\(isLiked ? " ♥" : "")" }
+    }
+
+    /// An edit says what a post becomes, so applying it again is harmless.
+    public enum PostEdit: Edit, Sendable, CustomStringConvertible {
+        case like(Int)
+        case rename(Int, String)
+
+        public func apply(to posts: inout [Post]) -> Bool {
+            switch self {
+            case .like(let id):
+                guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
+                posts[index].isLiked = true
+            case .rename(let id, let title):
+                guard let index = posts.firstIndex(where: { $0.id == id }) else { return false }
+                posts[index].title = title
+            }
+            return true
+        }
+
+        public var description: String {
+            switch self {
+            case .like(let id): "like(\(id))"
+            case .rename(let id, let title): "rename(\(id), \(title.debugDescription))"
+            }
+        }
+    }
+
+    public struct State: Equatable, Sendable {
+        public var posts = Optimistic<PostEdit, DemoAPI.Failure>()
+        public init() {}
+
+        /// What the screen shows: the posts with pending edits, and an error banner.
+        public var face: String {
+            guard let shown = posts.value else { return posts.confirmed.isLoading ? "skeleton (loading)" : "skeleton" }
+            var text = (posts.confirmed.isLoading ? "⟳ " : "") + shown.map(\.description).joined(separator: " · ")
+            if !self.posts.pending.isEmpty {
+                text += " | pending: " + self.posts.pending.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            }
+            if let error = self.posts.mutationError { text += " [banner: \(error)]" }
+            return text
+        }
+    }
+
+    public enum Action: Equatable, Sendable {
+        case appeared
+        case pulledToRefresh
+        case likeTapped(Int)
+        case renamed(Int, String)
+        case posts(EditAction<PostEdit, DemoAPI.Failure>)
+    }
+
+    let server: PostsServer
+
+    public init(clock: any Clock<Duration>, network: Network) {
+        server = PostsServer(clock: clock, network: network)
+    }
+
+    public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        let server = server
+        switch action {
+        case .appeared, .pulledToRefresh:
+            return state.posts.load(Action.posts) { () async throws(DemoAPI.Failure) in try await server.posts() }
+        case .likeTapped(let id):
+            return state.posts.mutate(Action.posts, .like(id)) { () async throws(DemoAPI.Failure) in try await server.apply(.like(id)) }
+        case .renamed(let id, let title):
+            return state.posts.mutate(Action.posts, .rename(id, title)) { () async throws(DemoAPI.Failure) in
+                try await server.apply(.rename(id, title))
+            }
+        case .posts(let action):
+            return state.posts.reduce(action)
+        }
+    }
+}
+
+/// The pretend server of ``OptimisticFeature``: it keeps the posts, applies
+/// a mutation when it answers, and answers a fetch with the posts as they
+/// were when the request arrived — so a refresh can miss a like that lands
+/// while it travels.
+@MainActor
+public final class PostsServer: Sendable {
+    private var posts: [OptimisticFeature.Post] = (1...3).map { .init(id: $0, title: "Post \($0)") }
+    private let clock: any Clock<Duration>
+    private let network: Network
+
+    nonisolated init(clock: any Clock<Duration>, network: Network) {
+        self.clock = clock
+        self.network = network
+    }
+
+    func posts() async throws(DemoAPI.Failure) -> [OptimisticFeature.Post] {
+        let snapshot = posts
+        try await respond(to: "posts")
+        return snapshot
+    }
+
+    func apply(_ edit: OptimisticFeature.PostEdit) async throws(DemoAPI.Failure) {
+        try await respond(to: "mutation")
+        _ = edit.apply(to: &posts)
+    }
+
+    private func respond(to request: String) async throws(DemoAPI.Failure) {
+        let plan = network.plan(for: request)
+        do {
+            try await clock.sleep(for: plan.latency)
+        } catch {
+            throw .offline // Cancelled while waiting; the load reports `.cancelled`.
+        }
+        if let failure = plan.failure { throw failure }
+    }
+}

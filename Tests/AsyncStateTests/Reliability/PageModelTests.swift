@@ -1,0 +1,256 @@
+import AsyncState
+import AsyncStateControls
+import Foundation
+import Testing
+
+/// Pages against a plain reference model: every sequence of up to four events
+/// from four starting lists (exhaustive), and long random sequences
+/// (randomized), over list generation × cursor × outcome × refresh.
+@Suite("Reliability: pages")
+struct PageModelTests {
+    /// The reference: the rules of `PagedLoadable` written as plainly as possible.
+    struct Model {
+        var window: Int?
+        var pages: [[Int]] = []
+        var generation = 0
+        var next: Int?
+        var listInFlight: UInt64?
+        var listNewest: UInt64?
+        var listError: TestError?
+        var listErrorBefore: TestError?
+        var more: (id: UInt64, generation: Int, cursor: Int)?
+        var moreNewest: UInt64?
+        var pageError: TestError?
+
+        var canLoadMore: Bool { next != nil && more == nil && listInFlight == nil && generation > 0 }
+
+        mutating func listStart(_ id: UInt64) -> Bool {
+            if let listNewest, id <= listNewest { return false }
+            if listInFlight == nil { listErrorBefore = listError }
+            listNewest = id
+            listInFlight = id
+            more = nil
+            return true
+        }
+
+        mutating func listSettle(_ id: UInt64, _ outcome: Outcome) -> Bool {
+            guard listInFlight == id else { return false }
+            listInFlight = nil
+            switch outcome {
+            case .page(let elements, let next):
+                generation += 1
+                pages = [elements]
+                self.next = next
+                listError = nil
+                pageError = nil
+            case .failure(let error): listError = error
+            case .cancel: listError = listErrorBefore
+            }
+            return true
+        }
+
+        mutating func moreStart(_ id: UInt64, generation: Int, cursor: Int) -> Bool {
+            if let moreNewest, id <= moreNewest { return false }
+            guard canLoadMore, generation == self.generation, cursor == next else { return false }
+            more = (id, generation, cursor)
+            moreNewest = id
+            return true
+        }
+
+        mutating func moreSettle(_ id: UInt64, generation: Int, cursor: Int, _ outcome: Outcome) -> Bool {
+            guard let more, more.id == id, more.generation == generation, more.cursor == cursor, generation == self.generation else {
+                return false
+            }
+            self.more = nil
+            switch outcome {
+            case .page(let elements, let next):
+                pages.append(elements)
+                if let window, pages.count > max(1, window) { pages.removeFirst(pages.count - max(1, window)) }
+                self.next = next
+                pageError = nil
+            case .failure(let error): pageError = error
+            case .cancel: break
+            }
+            return true
+        }
+    }
+
+    enum Outcome {
+        case page([Int], next: Int?)
+        case failure(TestError)
+        case cancel
+    }
+
+    /// One step of a sequence, chosen relative to what has happened so far.
+    enum Event: CaseIterable {
+        case refresh, listPage, listEnd, listFail, listCancel, staleListPage
+        case loadMore, loadMoreOldGeneration, loadMoreUnknownCursor
+        case morePage, moreEnd, moreFail, moreCancel, morePageOldGeneration, staleMorePage
+    }
+
+    /// Plays events, checking the loadable against the model after each.
+    struct Player {
+        var feed: PagedLoadable<Int, Int, TestError>
+        var model: Model
+        var nextID: UInt64 = 1
+        var previousListID: UInt64 = 0
+        var previousMore: (id: UInt64, generation: Int, cursor: Int) = (0, 0, 0)
+        var nextCursor = 100
+        var log: [PageAction<Int, Int, TestError>] = []
+
+        init(window: Int?) {
+            feed = PagedLoadable(window: window)
+            model = Model(window: window)
+        }
+
+        mutating func newID() -> UInt64 {
+            defer { nextID += 1 }
+            return nextID
+        }
+
+        /// A page of the list of `generation`: its elements carry the generation, so a stale one is visible.
+        mutating func page(_ generation: Int, end: Bool) -> ([Int], Int?) {
+            nextCursor += 1
+            return ([generation * 10_000 + nextCursor, generation * 10_000 + nextCursor + 5_000], end ? nil : nextCursor)
+        }
+
+        /// Applies `event`; returns what went wrong, if anything.
+        mutating func play(_ event: Event) -> String? {
+            let before = feed
+            let expected: Bool
+            let action: PageAction<Int, Int, TestError>
+            let listID = model.listInFlight ?? previousListID
+            let more = model.more ?? previousMore
+            let request = PageRequest(generation: ListGeneration(UInt64(more.generation)), cursor: more.cursor)
+            switch event {
+            case .refresh:
+                let id = newID()
+                if let current = model.listInFlight { previousListID = current }
+                action = .list(.started(LoadID(id)))
+                expected = model.listStart(id)
+            case .listPage, .listEnd, .staleListPage:
+                let id = event == .staleListPage ? previousListID : listID
+                let (elements, next) = page(model.generation + 1, end: event == .listEnd)
+                action = .list(.finished(LoadID(id), Page(elements, next: next)))
+                expected = model.listSettle(id, .page(elements, next: next))
+            case .listFail:
+                action = .list(.failed(LoadID(listID), .offline))
+                expected = model.listSettle(listID, .failure(.offline))
+            case .listCancel:
+                action = .list(.cancelled(LoadID(listID)))
+                expected = model.listSettle(listID, .cancel)
+            case .loadMore, .loadMoreOldGeneration, .loadMoreUnknownCursor:
+                let id = newID()
+                let generation = model.generation - (event == .loadMoreOldGeneration ? 1 : 0)
+                let cursor = (model.next ?? 7) + (event == .loadMoreUnknownCursor ? 1 : 0)
+                if let current = model.more { previousMore = current }
+                action = .more(PageRequest(generation: ListGeneration(UInt64(max(0, generation))), cursor: cursor), .started(LoadID(id)))
+                expected = model.moreStart(id, generation: max(0, generation), cursor: cursor)
+            case .morePage, .moreEnd, .staleMorePage, .morePageOldGeneration:
+                let settling = event == .staleMorePage ? previousMore : more
+                let generation = settling.generation - (event == .morePageOldGeneration ? 1 : 0)
+                let (elements, next) = page(settling.generation, end: event == .moreEnd)
+                let tagged = PageRequest(generation: ListGeneration(UInt64(max(0, generation))), cursor: settling.cursor)
+                action = .more(tagged, .finished(LoadID(settling.id), Page(elements, next: next)))
+                expected = model.moreSettle(
+                    settling.id, generation: max(0, generation), cursor: settling.cursor, .page(elements, next: next))
+            case .moreFail:
+                action = .more(request, .failed(LoadID(more.id), .timedOut))
+                expected = model.moreSettle(more.id, generation: more.generation, cursor: more.cursor, .failure(.timedOut))
+            case .moreCancel:
+                action = .more(request, .cancelled(LoadID(more.id)))
+                expected = model.moreSettle(more.id, generation: more.generation, cursor: more.cursor, .cancel)
+            }
+            log.append(action)
+            let applied = feed.apply(action) == .applied
+            if applied != expected { return "\(action) applied: \(applied), model says \(expected)" }
+            if !applied, feed != before { return "dropped \(action) changed the state" }
+            return check()
+        }
+
+        func check() -> String? {
+            let generation = ListGeneration(UInt64(model.generation))
+            guard feed.elements == model.pages.flatMap({ $0 }) else { return "elements \(feed.elements), model \(model.pages)" }
+            guard feed.elements.allSatisfy({ $0 / 10_000 == model.generation }) else { return "a page of another generation is shown" }
+            guard feed.generation == generation, feed.nextCursor == model.next, feed.pageCount == model.pages.count else {
+                return "list \(feed), model generation \(model.generation) next \(String(describing: model.next))"
+            }
+            // Like a `Loadable`, the list shows its error only while nothing is in flight.
+            let listError = model.listInFlight == nil ? model.listError : nil
+            guard feed.isLoadingList == (model.listInFlight != nil), feed.listError == listError else {
+                return
+                    "list lane \(feed.list), model in flight \(String(describing: model.listInFlight)) error \(String(describing: model.listError))"
+            }
+            guard feed.loadingMoreID?.rawValue == model.more?.id, feed.pageError == model.pageError else {
+                return "more lane \(feed), model \(String(describing: model.more)) error \(String(describing: model.pageError))"
+            }
+            guard !(feed.isLoadingList && feed.isLoadingMore) else { return "a load more in flight while the list loads" }
+            guard (feed.nextRequest != nil) == model.canLoadMore else { return "nextRequest \(String(describing: feed.nextRequest))" }
+            return nil
+        }
+    }
+
+    /// The starting lists: empty, loaded with more to come, loading more, and refreshing.
+    static func starts(window: Int?) -> [(String, Player)] {
+        var empty = Player(window: window)
+        var loaded = empty
+        _ = loaded.play(.refresh)
+        _ = loaded.play(.listPage)
+        var loadingMore = loaded
+        _ = loadingMore.play(.loadMore)
+        var refreshing = loadingMore
+        _ = refreshing.play(.refresh)
+        empty.log = []
+        return [("empty", empty), ("loaded", loaded), ("loading more", loadingMore), ("refreshing over a load more", refreshing)]
+    }
+
+    @Test(
+        "every sequence of events from four starting lists agrees with the model: up to four with no window, three with a window of one",
+        arguments: [(nil, 4), (1, 3)] as [(Int?, Int)])
+    func exhaustive(window: Int?, depth: Int) {
+        let events = Event.allCases
+        var checked = 0
+        var failures = 0
+        func extend(_ player: Player, depth: Int, start: String) {
+            for event in events {
+                var next = player
+                checked += 1
+                if let problem = next.play(event) {
+                    failures += 1
+                    let message = "from \(start): \(problem)\n" + next.log.map(\.description).joined(separator: "\n")
+                    if failures <= 3 { Issue.record(Comment(rawValue: message)) }
+                    continue
+                }
+                if depth > 1 { extend(next, depth: depth - 1, start: start) }
+            }
+        }
+        for (name, player) in Self.starts(window: window) {
+            extend(player, depth: depth, start: name)
+        }
+        #expect(checked == 4 * (1...depth).reduce(0) { total, length in total + (0..<length).reduce(1) { product, _ in product * 15 } })
+        #expect(failures == 0)
+    }
+
+    @Test("random sequences agree with the model (ASYNCSTATE_SEED, ASYNCSTATE_SEQUENCES)")
+    func randomized() {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+        let count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? 5_000
+        let events = Event.allCases
+        for sequence in 0..<count {
+            let sequenceSeed = seed &+ UInt64(sequence)
+            var random = SplitMix64(seed: sequenceSeed)
+            let window: Int? = [nil, 0, 1, 2, 3].randomElement(using: &random)!
+            var player = Player(window: window)
+            for _ in 0..<Int.random(in: 1...40, using: &random) {
+                if let problem = player.play(events.randomElement(using: &random)!) {
+                    let message =
+                        "\(problem)\nwindow \(String(describing: window))\n" + player.log.map(\.description).joined(separator: "\n")
+                        + "\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1"
+                    Issue.record(Comment(rawValue: message))
+                    return
+                }
+            }
+        }
+    }
+}
