@@ -41,6 +41,11 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// The loads that callers still wait for, by ID; a load leaves this table
     /// when it sends its last action.
     private var sharedLoads: [LoadID: SharedLoad] = [:]
+    /// The load `run` is starting, which takes the ID its `.started` action
+    /// carries. Registered then, inside `send`, because the store may run the
+    /// load's work at once (`Task.immediate`) and even settle it before `send`
+    /// returns.
+    private var startingLoad: SharedLoad?
     /// The last load that started, which ``reload()`` repeats.
     private var lastRequest: Effect<Feature.Action>?
     /// When the value settled, on the clock given to `init(clock:)`; see AsyncValue+Freshness.swift.
@@ -62,9 +67,16 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         // cancelled, applied or dropped — once its work has returned; that is
         // when the callers waiting for it are released.
         store.observeTransitions { [weak self] transition in
-            guard case .loaded(let load) = transition.action else { return }
-            if case .started = load { return }
-            self?.sharedLoads.removeValue(forKey: load.id)?.end()
+            guard let self, case .loaded(let load) = transition.action else { return }
+            if case .started(let id) = load {
+                if let starting = startingLoad {
+                    starting.id = id
+                    sharedLoads[id] = starting
+                    startingLoad = nil
+                }
+                return
+            }
+            sharedLoads.removeValue(forKey: load.id)?.end()
         }
     }
 
@@ -233,18 +245,16 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
             await task.finish()
             return Task.isCancelled ? .left : .started
         }
-        let task = store.send(.load(overlap, request))
-        guard !task.isEmpty else { return .ignored }
-        lastRequest = request
-        // An operation that answers without suspending has settled inside
-        // `send` (effects start with `Task.immediate`): nothing is left to share.
-        guard let id = store._currentState.inFlightID else { return .started }
-        let load = SharedLoad(id: id, context: context) { [weak self] id in
+        let load = SharedLoad(context: context) { [weak self] id in
             self?.store.send(.abandon(id))
         }
-        sharedLoads[id] = load
-        // A load that just started is running, so it takes its first caller.
+        // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .ignored }
+        startingLoad = load
+        store.send(.load(overlap, request))
+        startingLoad = nil
+        guard load.id != nil else { return .ignored }
+        lastRequest = request
         return await load.wait(for: caller) ? .started : .left
     }
 

@@ -66,7 +66,8 @@ package struct LoadShares: Equatable, Sendable {
 /// cancel the load.
 @MainActor
 final class SharedLoad {
-    let id: LoadID
+    /// The load's ID, known once its `.started` action is processed.
+    var id: LoadID?
     /// What the caller that started the load attached to it, for callers that
     /// join: ``OperationTracker`` keeps the run's result there.
     let context: AnyObject?
@@ -75,8 +76,7 @@ final class SharedLoad {
     private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
     private let abandon: @MainActor (LoadID) -> Void
 
-    init(id: LoadID, context: AnyObject?, abandon: @escaping @MainActor (LoadID) -> Void) {
-        self.id = id
+    init(context: AnyObject?, abandon: @escaping @MainActor (LoadID) -> Void) {
         self.context = context
         self.abandon = abandon
     }
@@ -112,7 +112,7 @@ final class SharedLoad {
     func leave(_ caller: Int) {
         let isLast = shares.leave(caller)
         waiters.removeValue(forKey: caller)?.resume(returning: false)
-        if isLast { abandon(id) }
+        if isLast, let id { abandon(id) }
     }
 
     /// The load sent its last action: releases every caller still waiting.
