@@ -40,7 +40,7 @@ let package = Package(
         ),
 
         .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"]),
-        .testTarget(name: "AsyncStateControlsTests", dependencies: ["AsyncState", "AsyncStateControls"]),
+        .testTarget(name: "AsyncStateControlsTests", dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"]),
         .testTarget(
             name: "AsyncStateTestingTests",
             dependencies: ["AsyncState", "AsyncStateTesting"],

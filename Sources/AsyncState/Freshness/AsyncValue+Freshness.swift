@@ -19,7 +19,7 @@ final class AsyncValueFreshness {
 
 extension AsyncValue {
     /// Creates a value that has not loaded yet and records when each success
-    /// settles on `clock`, for ``loadIfNeeded(maxAge:_:)-(_,()async throws(Failure)->Value)``.
+    /// settles on `clock`, for `loadIfNeeded(maxAge:_:)`.
     public convenience init<C: Clock>(clock: C) where C.Duration == Duration {
         self.init()
         track(clock)
@@ -49,7 +49,7 @@ extension AsyncValue {
     ///
     /// Age is measured on the clock given to ``init(clock:)``. Without one, or
     /// with a `maxAge` of zero or less, every success counts as stale, so this
-    /// loads (joining a load in flight) like ``load(overlap:_:)-(_,()async throws(Failure)->Value)`` with `.join`.
+    /// loads (joining a load in flight) like `load(overlap:_:)` with `.join`.
     public func loadIfNeeded(
         maxAge: Duration,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value

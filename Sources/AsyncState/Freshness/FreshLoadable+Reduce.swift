@@ -8,7 +8,9 @@ extension FreshLoadable {
     ///     return state.user.reduce(action) { state.user.load(Action.user, clock: clock, operation: api.user) }
     /// ```
     ///
-    /// - Parameter refetch: builds the load to start; called only when one is due.
+    /// - Parameters:
+    ///   - action: the load action or invalidation to apply.
+    ///   - refetch: builds the load to start; called only when one is due.
     @inlinable
     public mutating func reduce<Action>(
         _ action: FreshAction<Value, Failure, Instant>,

@@ -98,7 +98,7 @@ public struct FreshLoadable<Value: Equatable, Failure: Equatable, Instant: Insta
     /// load has started since — and none is in flight, because a load
     /// overtaken by the invalidation may still settle first.
     ///
-    /// A reducer checks it after every action (``reduce(_:load:)`` does), so
+    /// A reducer checks it after every action (`reduce(_:refetch:)` does), so
     /// an invalidation is never lost while a load is in flight.
     @inlinable
     public var needsRefetch: Bool {

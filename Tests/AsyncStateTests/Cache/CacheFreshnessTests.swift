@@ -66,6 +66,9 @@ struct CacheFreshnessTests {
         clock.advance(by: .seconds(31))
         cache.refetchStale()
         await settle { backend.calls.count == 2 }
+        // The refetch starts inside `refetchStale()`; wait until it waits at
+        // its gate, so its cancellation below is one it can observe.
+        await backend.calls[1].gate.waitForArrivals()
         cache.invalidate(7)
         let second = cache.subscribe(7)
         await settle { backend.calls.count == 3 }
