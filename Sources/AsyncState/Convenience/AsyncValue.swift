@@ -32,7 +32,7 @@ import Observation
 public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable {
     typealias Feature = AsyncValueFeature<Value, Failure>
 
-    private let store: Store<Feature.State, Feature.Action>
+    let store: Store<Feature.State, Feature.Action>
     /// The newest load's task, which joined callers wait for.
     private var newestLoad = StoreTask()
     /// The last load that started, which ``reload()`` repeats.
@@ -151,7 +151,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         if case .success = store.state.state { false } else { true }
     }
 
-    private func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>) async {
+    func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>) async {
         let task = store.send(.load(overlap, request))
         if task.isEmpty {
             if overlap == .join { await newestLoad.wait() }

@@ -45,14 +45,16 @@ public struct Effect<Action> {
         /// Whether a newer load of the same resource cancels this one's work.
         @usableFromInline let _cancelsWhenSuperseded: Bool
         @usableFromInline let _started: @MainActor (LoadID) -> Action
-        @usableFromInline let _work: @MainActor @Sendable (LoadID) async -> Action
+        /// The work: told its ID and how to send the actions it reports on
+        /// the way (retries, progress); returns the action that ends it.
+        @usableFromInline let _work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action
 
         @inlinable
         init(
             cancelID: AnyHashable?,
             cancelsWhenSuperseded: Bool,
             started: @escaping @MainActor (LoadID) -> Action,
-            work: @escaping @MainActor @Sendable (LoadID) async -> Action
+            work: @escaping @MainActor @Sendable (LoadID, Send<Action>) async -> Action
         ) {
             self._cancelID = cancelID
             self._cancelsWhenSuperseded = cancelsWhenSuperseded
@@ -249,7 +251,7 @@ public struct Effect<Action> {
                     cancelID: load._cancelID,
                     cancelsWhenSuperseded: load._cancelsWhenSuperseded,
                     started: { transform(started($0)) },
-                    work: { transform(await work($0)) }
+                    work: { id, send in transform(await work(id, Send { send(transform($0)) })) }
                 ))
         case .merge(let effects):
             mapped = .merge(effects.map { $0.map(transform) })

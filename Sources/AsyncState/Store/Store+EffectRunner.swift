@@ -37,10 +37,11 @@ extension Store {
             _nextLoadID = id.next
             _queue.append(load._started(id))
             let token = makeEffectToken()
+            let send = Send<Action> { [weak self] in self?.send($0) }
             _loads[id] = RunningLoad(token: token, cancelsWhenSuperseded: load._cancelsWhenSuperseded)
             started.append(
                 launch(token, cancelID: load._cancelID) { store in
-                    let result = await load._work(id)
+                    let result = await load._work(id, send)
                     guard let store = store() else { return }
                     store._loads[id] = nil
                     store.send(result)
