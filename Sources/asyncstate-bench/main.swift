@@ -53,6 +53,7 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
     #if canImport(AsyncStateTesting)
         groups.append(("7. test store", TestStoreCase.run))
     #endif
+    groups.append(("8. load lifecycle: a retry step and a progress action against a .finished", LifecycleCases.run))
     return groups
 }()
 

@@ -18,7 +18,8 @@ public struct Jitter: Sendable, CustomStringConvertible {
     public static var none: Jitter { Jitter(_fraction: 0, source: nil) }
 
     /// Shortens each wait by a random share of up to `fraction` of it: a wait
-    /// `w` becomes one between `w × (1 − fraction)` and `w`, so jitter never
+    /// `w` becomes one between `w × (1 − fraction)` and `w` (to the
+    /// millisecond), so jitter never
     /// waits past the backoff's maximum. `fraction` is clamped to `0...1`
     /// (not a number counts as 0).
     public static func proportional(_ fraction: Double, using generator: some RandomNumberGenerator & Sendable) -> Jitter {
@@ -26,11 +27,16 @@ public struct Jitter: Sendable, CustomStringConvertible {
         return Jitter(_fraction: fraction, source: fraction > 0 ? RandomSource(generator) : nil)
     }
 
-    /// `wait`, shortened by a random share.
+    /// `wait`, shortened by a random share and rounded to the millisecond,
+    /// so waits read well in logs and timelines.
     @MainActor
     func apply(to wait: Duration) -> Duration {
         guard let source else { return wait }
-        return wait * (1 - _fraction * source.nextUnit())
+        let milliseconds = wait.seconds * (1 - _fraction * source.nextUnit()) * 1_000
+        // Past 2^53 ms (285,000 years) a double no longer holds whole
+        // milliseconds, and an `Int64` conversion further up would trap.
+        guard milliseconds < 0x1p53 else { return wait }
+        return .milliseconds(Int64(milliseconds.rounded()))
     }
 
     /// `none` or `proportional(0.5)`.
