@@ -148,7 +148,8 @@ extension Scenario {
 
     static let stream = Scenario(
         name: "stream",
-        summary: "Results arrive in pages and show as they come; a newer query's stream supersedes the old one, whose late pages are dropped.",
+        summary:
+            "Results arrive in pages and show as they come; a newer query's stream supersedes the old one, whose late pages are dropped.",
         details:
             "Each page of results is a .progress action, applied only while its load is in flight. The search for \"s\" streams five pages; \"swi\" supersedes it mid-stream. The old stream keeps running, but every page it sends after that is dropped — never shown — and so is its end."
     ) { scenario, player, settings in

@@ -72,7 +72,9 @@ enum LifecycleCases {
                     id = id.next
                     store.send(.init(row: row, load: .started(id)))
                 }
-                let actions = (0..<batch).map { Rows.Action(row: $0, load: action(LoadID(id.rawValue - UInt64(batch - 1 - $0)), done + $0)) }
+                let actions = (0..<batch).map {
+                    Rows.Action(row: $0, load: action(LoadID(id.rawValue - UInt64(batch - 1 - $0)), done + $0))
+                }
                 stopwatch.start()
                 for row in 0..<batch { store.send(actions[row]) }
                 stopwatch.stop()

@@ -78,7 +78,9 @@ struct AsyncValueLifecycleTests {
     func supersededStream() async {
         let old = StreamSource(), new = StreamSource()
         let value = AsyncValue<Int, TestError>()
-        let first = Task { await value.load(stream: { GatedSequence(source: old, ignoresCancellation: true) }, mapError: { _ in .offline }) }
+        let first = Task {
+            await value.load(stream: { GatedSequence(source: old, ignoresCancellation: true) }, mapError: { _ in .offline })
+        }
         await old[0].waitForArrivals()
         let second = Task { await value.load(stream: { GatedSequence(source: new) }, mapError: { _ in .offline }) }
         await new[0].waitForArrivals()

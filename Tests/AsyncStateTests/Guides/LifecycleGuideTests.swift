@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateTesting
+import Foundation
 import Testing
 
 // The code of the "Retries, activity and streams" section of README.md and
@@ -40,7 +41,7 @@ enum LifecycleGuide {
                 backoff: .exponential(initial: .seconds(1), maximum: .seconds(8)),
                 jitter: .proportional(0.2, using: SystemRandomNumberGenerator()),
                 clock: clock
-            ) { failure, _ in failure != .unauthorized }  // waiting will not fix this one
+            ) { failure, _ in failure != .unauthorized } // waiting will not fix this one
         }
 
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -56,9 +57,9 @@ enum LifecycleGuide {
                     Action.messages, stream: { api.pages(query) }, mode: .startEmpty, initial: [], mapError: { _ in .offline }
                 ) { shown, page in shown += page }
             case .cancel:
-                return .cancel(load: state.messages.cancel())  // also during a wait between attempts
+                return .cancel(load: state.messages.cancel()) // also during a wait between attempts
             case .messages(let load):
-                return state.messages.reduce(load)  // drops stale retries and stale pages too
+                return state.messages.reduce(load) // drops stale retries and stale pages too
             }
         }
     }
@@ -72,7 +73,7 @@ enum LifecycleGuide {
             return "Retrying (\(activity.attempt) of \(attempts)) in \(wait)…"
         }
         switch activity.reason {
-        case .firstLoad: return nil  // the skeleton says enough
+        case .firstLoad: return nil // the skeleton says enough
         case .refresh: return "Refreshing…"
         case .retryAfterFailure: return "Trying again after \(activity.lastFailure!)…"
         }
@@ -108,7 +109,11 @@ struct LifecycleGuideTests {
         let calls = LockedValue(0)
         let api = LifecycleGuide.InboxAPI(
             messages: { () async throws(LifecycleGuide.InboxError) in
-                if calls.withLock({ $0 += 1; return $0 }) == 1 { throw .offline }
+                let call = calls.withLock { count in
+                    count += 1
+                    return count
+                }
+                if call == 1 { throw .offline }
                 return ["hello"]
             },
             pages: { query in
@@ -129,6 +134,30 @@ struct LifecycleGuideTests {
         #expect(store.messages.value == ["a 1", "a 2"])
     }
 
+    @Test("README.md and the DocC article show this file's code verbatim")
+    func copiesMatch() throws {
+        let file = URL(fileURLWithPath: #filePath)
+        let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let source = try String(contentsOf: file, encoding: .utf8)
+        /// The lines between two markers, without their common indentation.
+        func block(_ begin: String, _ end: String) throws -> String {
+            let start = try #require(source.range(of: begin + "\n")).upperBound
+            let stop = try #require(source.range(of: end, range: start..<source.endIndex)).lowerBound
+            let lines = source[start..<stop].split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let indent = lines.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+            return lines.map { String($0.dropFirst(min(indent, $0.count))) }.joined(separator: "\n")
+        }
+        let blocks = [
+            try block("// README: begin", "// README: end\n"), try block("// README: begin AsyncValue", "// README: end AsyncValue"),
+        ]
+        for document in ["README.md", "Sources/AsyncState/Documentation.docc/LoadLifecycle.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+            for code in blocks {
+                #expect(text.contains("```swift\n" + code + "\n```"), "\(document) differs from the guide's code")
+            }
+        }
+    }
+
     @Test("AsyncValue loads with a retry policy and reads out its activity")
     func asyncValue() async {
         // README: begin AsyncValue
@@ -136,7 +165,7 @@ struct LifecycleGuideTests {
         await feed.load(retry: RetryPolicy(attempts: 3, backoff: .constant(.seconds(1)))) {
             try await fetchPosts()
         }
-        let activity = feed.activity  // nil once settled; while loading: reason, attempt k of n, last failure
+        let activity = feed.activity // nil once settled; while loading: reason, attempt k of n, last failure
         // README: end AsyncValue
         #expect(feed.value == ["post"])
         #expect(activity == nil)

@@ -39,7 +39,9 @@ struct LoadActivityTests {
         #expect(resource.state == .refreshing(value: 5))
         #expect(resource.activity?.reason == .refresh)
         #expect(resource.activity?.isRetry == true)
-        #expect(resource.description == "refreshing(value: 5) (#2 in flight) (refresh, attempt 2 of 3 after 4.0 seconds (last failure: offline))")
+        #expect(
+            resource.description
+                == "refreshing(value: 5) (#2 in flight) (refresh, attempt 2 of 3 after 4.0 seconds (last failure: offline))")
     }
 
     @Test("retries and progress for a load not in flight are dropped and change nothing", arguments: [UInt64(1), 3])
@@ -59,9 +61,11 @@ struct LoadActivityTests {
         #expect(resource.state == .success(value: 5))
     }
 
-    @Test("every settling action clears the activity and the partial value", arguments: [
-        LoadAction<Int, TestError>.finished(id(2), 7), .failed(id(2), .offline), .cancelled(id(2)),
-    ])
+    @Test(
+        "every settling action clears the activity and the partial value",
+        arguments: [
+            LoadAction<Int, TestError>.finished(id(2), 7), .failed(id(2), .offline), .cancelled(id(2)),
+        ])
     func settlingClears(action: LoadAction<Int, TestError>) {
         var resource = Self.loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .progress(id(2), 6))
         #expect(resource.value == 6)
@@ -74,7 +78,9 @@ struct LoadActivityTests {
     @Test("load actions print their retries and progress")
     func descriptions() {
         let retry = LoadRetry<TestError>(attempt: 2, of: 3, failure: .offline, wait: .seconds(2))
-        #expect(LoadAction<Int, TestError>.retrying(id(4), retry).description == "retrying(#4, attempt 2 of 3 failed: offline; next in 2.0 seconds)")
+        #expect(
+            LoadAction<Int, TestError>.retrying(id(4), retry).description
+                == "retrying(#4, attempt 2 of 3 failed: offline; next in 2.0 seconds)")
         #expect(LoadAction<String, TestError>.progress(id(4), "ab").description == #"progress(#4, "ab")"#)
         #expect(LoadAction<Int, TestError>.progress(id(4), 1).id == id(4))
     }

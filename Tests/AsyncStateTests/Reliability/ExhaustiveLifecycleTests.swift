@@ -68,7 +68,9 @@ struct ExhaustiveLifecycleTests {
         #expect(Self.orders(lengths: [2, 3]).count == 4)
     }
 
-    @Test("retries and progress apply only to the load in flight; every end is as for a plain load; a partial value never outlives its attempt")
+    @Test(
+        "retries and progress apply only to the load in flight; every end is as for a plain load; a partial value never outlives its attempt"
+    )
     func everyInterleaving() {
         var checked = 0
         var failures = 0
@@ -191,7 +193,8 @@ struct ExhaustiveLifecycleTests {
                 }
             }
             guard resource.value == (partial ?? lastValue), resource.partialValue == partial else {
-                return "value \(String(describing: resource.value)), expected partial \(String(describing: partial)) or \(String(describing: lastValue))"
+                return
+                    "value \(String(describing: resource.value)), expected partial \(String(describing: partial)) or \(String(describing: lastValue))"
             }
             guard resource.isLoading == !newestSettled, resource.state.isLoading == resource.isLoading,
                 (resource.activity != nil) == resource.isLoading

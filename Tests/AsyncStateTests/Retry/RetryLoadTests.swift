@@ -204,6 +204,8 @@ struct RetryLoadTests {
         _ = number.apply(.retrying(id(2), step(1, .timedOut, wait: .seconds(4))))
         let activity = number.activity
         #expect(activity?.lastFailure == .timedOut)
-        #expect(activity.map { "Retrying (\($0.attempt) of \($0.attempts ?? 0)) in \($0.wait ?? .zero)…" } == "Retrying (2 of 3) in 4.0 seconds…")
+        #expect(
+            activity.map { "Retrying (\($0.attempt) of \($0.attempts ?? 0)) in \($0.wait ?? .zero)…" }
+                == "Retrying (2 of 3) in 4.0 seconds…")
     }
 }
