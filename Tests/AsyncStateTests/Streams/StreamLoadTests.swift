@@ -15,7 +15,7 @@ struct StreamLoadTests {
     func makeStore(_ configure: (inout Feature) -> Void = { _ in }) -> TestStore<Feature.State, Feature.Action> {
         var feature = Feature(sources: sources)
         configure(&feature)
-        return TestStore(initialState: Feature.State(numbers: Loadable(value: [9])), reducer: feature)
+        return patient(TestStore(initialState: Feature.State(numbers: Loadable(value: [9])), reducer: feature))
     }
 
     func start(_ store: TestStore<Feature.State, Feature.Action>, _ index: Int = 0, id raw: UInt64 = 1) async {
@@ -161,7 +161,7 @@ struct StreamLoadTests {
         let attempts = [StreamSource(), StreamSource()]
         let counter = LockedValue(0)
         let feature = RetriedStream(attempts: attempts, counter: counter, retry: RetryPolicy(attempts: 2, clock: clock))
-        let store = TestStore(initialState: Feature.State(), reducer: feature)
+        let store = patient(TestStore(initialState: Feature.State(), reducer: feature))
         store.send(.load(0))
         await store.receive(.numbers(.started(id(1)))) { _ = $0.numbers.apply(.started(id(1))) }
         attempts[0][0].open(with: 1)
@@ -181,7 +181,7 @@ struct StreamLoadTests {
 
     @Test("a stream of whole values finishes with the last; one that yields none returns to the settled state")
     func wholeValues() async {
-        let store = TestStore(initialState: Loadable<Int, TestError>(value: 3), reducer: WholeValues(sources: sources))
+        let store = patient(TestStore(initialState: Loadable<Int, TestError>(value: 3), reducer: WholeValues(sources: sources)))
         store.send(.load(0))
         await store.receive(.value(.started(id(1)))) { _ = $0.apply(.started(id(1))) }
         sources[0][0].open(with: 4)
