@@ -10,7 +10,13 @@ struct Presenter<State, Action>: Sendable {
 
 /// One load action, stripped of its value: enough to draw a lane.
 struct LoadEvent {
-    enum Kind: String { case started, finished, failed, cancelled }
+    enum Kind: Equatable {
+        case started, finished, failed, cancelled
+        /// An attempt failed; the next one follows after `wait`.
+        case retrying(wait: Duration)
+        /// A partial value arrived.
+        case progress
+    }
 
     var id: LoadID
     var kind: Kind
@@ -26,6 +32,8 @@ struct LoadEvent {
             case .finished: .finished
             case .failed: .failed
             case .cancelled: .cancelled
+            case .retrying(_, let retry): .retrying(wait: retry.wait)
+            case .progress: .progress
             }
     }
 }

@@ -66,3 +66,20 @@ extension Presenter where State == OptimisticFeature.State, Action == Optimistic
         }
     )
 }
+
+extension Presenter where State == InboxFeature.State, Action == InboxFeature.Action {
+    static let inbox = Presenter(
+        state: { "inbox: \($0.face)" },
+        load: { if case .messages(let load) = $0 { LoadEvent(load) } else { nil } }
+    )
+}
+
+extension Presenter where State == CatalogFeature.State, Action == CatalogFeature.Action {
+    static let catalog = Presenter(
+        state: { state in
+            let results = state.results.value.map { "\($0)" } ?? "none"
+            return "query \(state.query.debugDescription) · \(state.results.isLoading ? "⟳ " : "")results: \(results)"
+        },
+        load: { if case .results(let load) = $0 { LoadEvent(load) } else { nil } }
+    )
+}

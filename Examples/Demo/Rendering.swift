@@ -58,13 +58,26 @@ struct Renderer {
         for lane in timeline.lanes {
             let start = column(lane.start)
             let end = lane.end.map(column) ?? width
-            let bar =
+            var bar = Array(
                 String(repeating: " ", count: start) + "├" + String(repeating: "─", count: max(0, end - start - 1))
-                + (lane.end == nil ? "→" : "┤")
+                    + (lane.end == nil ? "→" : "┤"))
+            // Marks on the lane: ✗ a failed attempt, · its wait, • a part shown.
+            func mark(_ character: Character, at column: Int) {
+                if column > start, column < min(end, bar.count) { bar[column] = character }
+            }
+            for retry in lane.retries {
+                let from = column(retry.time)
+                for waiting in (from + 1)..<max(from + 1, column(retry.time + retry.wait)) { mark("·", at: waiting) }
+                mark("✗", at: from)
+            }
+            for part in lane.parts { mark("•", at: column(part)) }
             let name = pad("\(lane.id)" + (lane.label.map { " \($0)" } ?? ""), 9)
-            let outcome = lane.outcome ?? "… still running"
+            var outcome = lane.outcome ?? "… still running"
+            if !lane.retries.isEmpty { outcome += " · \(lane.retries.count) \(lane.retries.count == 1 ? "retry" : "retries")" }
+            if !lane.parts.isEmpty { outcome += " · \(lane.parts.count) parts shown" }
+            if lane.droppedParts > 0 { outcome += " · \(lane.droppedParts) late parts dropped" }
             let style: Output.Style = outcome.hasPrefix("✓") ? .green : outcome.hasPrefix("✗") ? .red : .yellow
-            output.line("  \(name)  \(pad(bar, width + 1))  " + output.styled(outcome, style))
+            output.line("  \(name)  \(pad(String(bar), width + 1))  " + output.styled(outcome, style))
         }
     }
 

@@ -30,7 +30,7 @@ struct Settings: Sendable {
 }
 
 extension Scenario {
-    static let all: [Scenario] = [profile, feed, search, save, cancel, pages, optimistic, cache]
+    static let all: [Scenario] = [profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache]
 
     static func named(_ name: String) -> Scenario? {
         all.first { $0.name == name }
@@ -170,6 +170,45 @@ extension Scenario {
                 (.milliseconds(560), .happen("the network is back") { network.setOffline(false) }),
                 (.milliseconds(560), .send(.renamed(3, "Edited"))),
             ]
+        )
+    }
+
+    static let retry = Scenario(
+        name: "retry",
+        summary: "A flaky network: failed attempts are retried after growing waits; a newer load or a cancel ends a chain.",
+        details:
+            "Each load tries up to three times, waiting about 1 s, then 2 s (exponential backoff with seeded jitter); the screen shows \"Retrying (2 of 3) in 0.9 s…\" over the skeleton or the messages. A reload during a wait supersedes the whole chain, and a cancel during a wait returns to the messages shown — never an error."
+    ) { scenario, player, settings in
+        let clock = TestClock()
+        let network = settings.network()
+        return await player.play(
+            scenario, reducer: InboxFeature(api: DemoAPI(clock: clock, network: network), clock: clock, seed: settings.seed),
+            initialState: .init(), clock: clock, presenter: .inbox,
+            script: [
+                (.zero, .happen("the network turns flaky: the next 2 requests fail") { network.failNext(2) }),
+                (.zero, .send(.appeared)),
+                (.milliseconds(5_000), .happen("flaky again: the next 10 requests fail") { network.failNext(10) }),
+                (.milliseconds(5_000), .send(.reloadTapped)),
+                (.milliseconds(5_600), .send(.reloadTapped)),
+                (.milliseconds(6_300), .send(.cancelTapped)),
+                (.milliseconds(7_000), .happen("the network recovers") { network.failNext(0) }),
+                (.milliseconds(7_000), .send(.reloadTapped)),
+            ]
+        )
+    }
+
+    static let stream = Scenario(
+        name: "stream",
+        summary:
+            "Results arrive in pages and show as they come; a newer query's stream supersedes the old one, whose late pages are dropped.",
+        details:
+            "Each page of results is a .progress action, applied only while its load is in flight. The search for \"s\" streams five pages; \"swi\" supersedes it mid-stream. The old stream keeps running, but every page it sends after that is dropped — never shown — and so is its end."
+    ) { scenario, player, settings in
+        let clock = TestClock()
+        return await player.play(
+            scenario, reducer: CatalogFeature(api: DemoAPI(clock: clock, network: settings.network())),
+            initialState: .init(), clock: clock, presenter: .catalog,
+            script: [(.zero, .send(.search("s"))), (.milliseconds(700), .send(.search("swi")))]
         )
     }
 }

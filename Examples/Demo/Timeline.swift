@@ -16,6 +16,12 @@ struct Timeline {
         var start: Duration
         var end: Duration?
         var outcome: String?
+        /// When each failed attempt was reported, and the wait that followed.
+        var retries: [(time: Duration, wait: Duration)] = []
+        /// When each partial value arrived and was shown.
+        var parts: [Duration] = []
+        /// Partial values that arrived after the load was superseded or cancelled.
+        var droppedParts = 0
     }
 
     private(set) var entries: [Entry] = []
@@ -29,14 +35,28 @@ struct Timeline {
             lanes.append(Lane(id: load.id, label: load.label, start: entry.time))
             return
         }
-        guard let index = lanes.firstIndex(where: { $0.id == load.id }), lanes[index].end == nil else { return }
+        guard let index = lanes.firstIndex(where: { $0.id == load.id }) else { return }
+        switch load.kind {
+        case .progress where entry.isDropped:
+            lanes[index].droppedParts += 1
+            return
+        case .progress:
+            lanes[index].parts.append(entry.time)
+            return
+        case .retrying(let wait):
+            if !entry.isDropped { lanes[index].retries.append((entry.time, wait)) }
+            return
+        case .started, .finished, .failed, .cancelled:
+            break
+        }
+        guard lanes[index].end == nil else { return }
         lanes[index].end = entry.time
         lanes[index].outcome =
             switch (load.kind, entry.isDropped) {
             case (.finished, false): "✓ shown"
             case (.failed, false): "! failed"
             case (.finished, true), (.failed, true): "✗ dropped (stale)"
-            case (.cancelled, _), (.started, _): "⊘ cancelled"
+            case (.cancelled, _), (.started, _), (.retrying, _), (.progress, _): "⊘ cancelled"
             }
     }
 }

@@ -71,6 +71,23 @@ public struct DemoAPI: Sendable {
         try await respond(to: "delete") { 1 }
     }
 
+    /// The inbox: a few subjects; `visit` changes what a reload brings back.
+    @MainActor
+    public func inbox(visit: Int) async throws(Failure) -> [String] {
+        try await respond(to: "inbox") { ["re: visit \(visit)", "weekly digest"] }
+    }
+
+    /// The catalogue's matches for `query`, in pages that arrive one by one,
+    /// each after a seeded latency. Broad queries have more pages.
+    @MainActor
+    public func catalogPages(_ query: String) -> CatalogPages {
+        let words = ["swift", "swiftui", "switch", "swim", "sweet", "sword", "swan", "swap", "sway"]
+        let hits = words.filter { $0.hasPrefix(query.lowercased()) }
+        let pages = stride(from: 0, to: hits.count, by: 2).map { Array(hits[$0..<min($0 + 2, hits.count)]) }
+        let plans = pages.map { _ in network.plan(for: "catalog") }
+        return CatalogPages(clock: clock, pages: pages, latencies: plans.map(\.latency), failures: plans.map(\.failure))
+    }
+
     @MainActor
     private func respond<Value>(to request: String, slowdown: Double = 1, _ value: () -> Value) async throws(Failure) -> Value {
         let plan = network.plan(for: request)
@@ -96,4 +113,32 @@ public struct SearchResults: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(hits.count) hits for \(query.debugDescription)" }
+}
+
+/// The pages of a catalogue search: an `AsyncSequence` that waits each
+/// page's latency on the demo's clock, then yields it (or throws its failure).
+public struct CatalogPages: AsyncSequence, Sendable {
+    public typealias Element = [String]
+
+    let clock: any Clock<Duration>
+    let pages: [[String]]
+    let latencies: [Duration]
+    let failures: [DemoAPI.Failure?]
+
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
+        let pages: CatalogPages
+        var index = 0
+
+        public mutating func next() async throws -> [String]? {
+            guard index < pages.pages.count else { return nil }
+            defer { index += 1 }
+            try await pages.clock.sleep(for: pages.latencies[index])
+            if let failure = pages.failures[index] { throw failure }
+            return pages.pages[index]
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(pages: self)
+    }
 }

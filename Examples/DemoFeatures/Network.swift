@@ -14,6 +14,8 @@ public final class Network {
 
     private var random: SplitMix64
     private var isOffline = false
+    /// How many of the next requests fail whatever the dice say.
+    private var failuresAhead = 0
     private let baseLatency: Duration
     private let failureRate: Double
 
@@ -30,12 +32,20 @@ public final class Network {
         isOffline = offline
     }
 
+    /// Makes the next `count` requests fail with a server error — a flaky
+    /// patch, for scenarios about retries.
+    public func failNext(_ count: Int) {
+        failuresAhead = max(count, 0)
+    }
+
     /// Draws the latency and outcome of the next request.
     public func plan(for request: String) -> Plan {
         let factor = 0.5 + Double(random.next() % 1_000) / 1_000
         let latency = baseLatency * factor
         let failed = Double(random.next() % 10_000) / 10_000 < failureRate
-        let failure: DemoAPI.Failure? = isOffline ? .offline : failed ? .serverError : nil
+        let forced = failuresAhead > 0
+        if forced { failuresAhead -= 1 }
+        let failure: DemoAPI.Failure? = isOffline ? .offline : failed || forced ? .serverError : nil
         return Plan(latency: latency, failure: failure)
     }
 }

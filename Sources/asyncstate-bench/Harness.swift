@@ -76,7 +76,9 @@ struct Measured {
     }
 }
 
-/// Times the part of a benchmark between `start()` and `stop()`.
+/// Times the parts of a benchmark between `start()` and `stop()`, added up:
+/// a body may time several batches, with untimed setup between them. A
+/// second `stop()` without a `start()` changes nothing.
 @MainActor
 final class Stopwatch {
     private let clock = ContinuousClock()
@@ -87,7 +89,8 @@ final class Stopwatch {
 
     func stop() {
         guard let started else { return }
-        elapsed = started.duration(to: clock.now)
+        elapsed = (elapsed ?? .zero) + started.duration(to: clock.now)
+        self.started = nil
     }
 
     /// Adds `duration` to the time measured — for bodies that time many short

@@ -37,7 +37,7 @@ import Observation
 public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable {
     typealias Feature = AsyncValueFeature<Value, Failure>
 
-    private let store: Store<Feature.State, Feature.Action>
+    let store: Store<Feature.State, Feature.Action>
     /// The loads that callers still wait for, by ID; a load leaves this table
     /// when it sends its last action.
     private var sharedLoads: [LoadID: SharedLoad] = [:]
@@ -230,7 +230,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
 
     /// Joins the load in flight (for `.join`) or sends `request`, then waits as
     /// one of the load's callers until it ends or this caller's task is cancelled.
-    private func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>, context: AnyObject? = nil) async -> Participation {
+    @discardableResult
+    func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>, context: AnyObject? = nil) async -> Participation {
         // Decisions read the state without registering an observation: they
         // are the value's own bookkeeping, not something a view shows.
         if overlap == .join, let id = store._currentState.inFlightID, let load = sharedLoads[id], let caller = load.join() {

@@ -115,6 +115,7 @@ package enum ValueDump {
         case let character as Character: return String(character).debugDescription
         case let id as LoadID: return id.description
         case let duration as Duration: return duration.description
+        case let described as any DumpedByDescription: return described.dumpText
         case let error as AnyError: return "AnyError(\(renderOneLine(error.base)))"
         case is any Numeric, is Bool: return String(describing: value)
         default: break

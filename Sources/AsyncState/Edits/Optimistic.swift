@@ -156,6 +156,12 @@ public struct Optimistic<Change: Edit, Failure: Equatable>: Equatable where Chan
         case .cancelled(let id):
             guard removePending(id) else { return .dropped }
             recompute()
+        case .retrying(let id, _):
+            // A mutation being retried stays pending: its edit stays shown.
+            return _pendingIDs.contains(id) ? .applied : .dropped
+        case .progress:
+            // A mutation's result is the edit the server confirms, never a part of it.
+            return .dropped
         }
         return .applied
     }

@@ -73,11 +73,11 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Effect {
         let embed = MainActorFunction(embed)
-        let work: @MainActor @Sendable (LoadID) async -> Action
+        let work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action
         if let timeout {
             work = timedWork(embed, timeout, run)
         } else {
-            work = { id in embed(await run(id)) }
+            work = { id, _ in embed(await run(id)) }
         }
         return Effect(
             .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
@@ -104,7 +104,7 @@ extension Effect {
             .load(
                 Load(
                     cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
-                    work: { id in embed(await LoadAction.outcome(of: id, operation)) })))
+                    work: { id, _ in embed(await LoadAction.outcome(of: id, operation)) })))
     }
 
     /// The work of a load with a timeout: it races a timer, so it is not worth
@@ -114,10 +114,30 @@ extension Effect {
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         _ timeout: LoadTimeout<Failure>,
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
-    ) -> @MainActor @Sendable (LoadID) async -> Action {
-        { id in
+    ) -> @MainActor @Sendable (LoadID, Send<Action>) async -> Action {
+        { id, _ in
             embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) })
         }
+    }
+
+    /// A load effect whose work may report actions on the way — retries,
+    /// progress — before the one that ends it; raced against `timeout` if
+    /// there is one, which then bounds the whole load. Not inlinable: retries
+    /// and streams wait and suspend far longer than a specialization saves.
+    static func makeReportingLoad<Value: SendableMetatype, Failure: Sendable>(
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        cancelsEarlier: Bool,
+        _ timeout: LoadTimeout<Failure>?,
+        _ run: @escaping @MainActor @Sendable (LoadID, Send<LoadAction<Value, Failure>>) async -> LoadAction<Value, Failure>
+    ) -> Effect {
+        let embed = MainActorFunction(embed)
+        let work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action = { id, send in
+            let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
+            guard let timeout else { return embed(await run(id, report)) }
+            return embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id, report) })
+        }
+        return Effect(
+            .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
     }
 }
 

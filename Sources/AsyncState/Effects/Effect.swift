@@ -51,14 +51,16 @@ public struct Effect<Action> {
         /// supersedes (its overlap policy).
         @usableFromInline let _cancelsEarlier: Bool
         @usableFromInline let _started: @MainActor (LoadID) -> Action
-        @usableFromInline let _work: @MainActor @Sendable (LoadID) async -> Action
+        /// The work: told its ID and how to send the actions it reports on
+        /// the way (retries, progress); returns the action that ends it.
+        @usableFromInline let _work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action
 
         @inlinable
         init(
             cancelID: AnyHashable?,
             cancelsEarlier: Bool,
             started: @escaping @MainActor (LoadID) -> Action,
-            work: @escaping @MainActor @Sendable (LoadID) async -> Action
+            work: @escaping @MainActor @Sendable (LoadID, Send<Action>) async -> Action
         ) {
             self._cancelID = cancelID
             self._cancelsEarlier = cancelsEarlier
@@ -258,7 +260,7 @@ public struct Effect<Action> {
                     cancelID: load._cancelID,
                     cancelsEarlier: load._cancelsEarlier,
                     started: { transform(started($0)) },
-                    work: { transform(await work($0)) }
+                    work: { id, send in transform(await work(id, Send { send(transform($0)) })) }
                 ))
         case .merge(let effects):
             mapped = .merge(effects.map { $0.map(transform._body) })

@@ -10,6 +10,12 @@
 ///     case profile(LoadAction<Profile, ProfileError>)
 /// }
 /// ```
+///
+/// Four actions begin and end a load: `.started`, then one of `.finished`,
+/// `.failed` or `.cancelled`. Between them a load may report `.retrying`
+/// (an attempt failed and another follows after a wait) and `.progress`
+/// (a partial value). Like results, both apply only while their load is the
+/// one in flight.
 public enum LoadAction<Value: Equatable, Failure: Equatable> {
     /// Load `id` began.
     case started(LoadID)
@@ -19,12 +25,20 @@ public enum LoadAction<Value: Equatable, Failure: Equatable> {
     case failed(LoadID, Failure)
     /// Load `id` was cancelled. Cancellation is not failure.
     case cancelled(LoadID)
+    /// An attempt of load `id` failed and the load tries again after a wait
+    /// (see ``RetryPolicy``). The load stays in flight.
+    case retrying(LoadID, LoadRetry<Failure>)
+    /// Load `id` produced a partial value, shown while it goes on (see
+    /// ``StreamMode``). Its final value still arrives with `.finished`.
+    case progress(LoadID, Value)
 
     /// The ID of the load this action is about.
     @inlinable
     public var id: LoadID {
         switch self {
-        case .started(let id), .finished(let id, _), .failed(let id, _), .cancelled(let id): id
+        case .started(let id), .finished(let id, _), .failed(let id, _), .cancelled(let id), .retrying(let id, _),
+            .progress(let id, _):
+            id
         }
     }
 }
@@ -41,6 +55,8 @@ extension LoadAction: CustomStringConvertible {
         case .finished(let id, let value): "finished(\(id), \(describeValue(value)))"
         case .failed(let id, let error): "failed(\(id), \(describeValue(error)))"
         case .cancelled(let id): "cancelled(\(id))"
+        case .retrying(let id, let retry): "retrying(\(id), \(retry))"
+        case .progress(let id, let value): "progress(\(id), \(describeValue(value)))"
         }
     }
 }

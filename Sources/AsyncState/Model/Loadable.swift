@@ -29,17 +29,34 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     @usableFromInline var _settledState: AsyncState<Value, Failure>
     @usableFromInline var _inFlightID: LoadID?
     @usableFromInline var _newestID: LoadID?
+    /// Why the load in flight runs and its attempt; `nil` when settled.
+    @usableFromInline var _activity: LoadActivity<Failure>?
+    /// The partial value of the load in flight, shown until it settles.
+    @usableFromInline var _partial: Value?
 
     /// The current state, as an ``AsyncState/AsyncState``.
     @inlinable
     public var state: AsyncState<Value, Failure> { _state }
 
-    /// The last successful (or locally set) value, kept through reloads and failures.
+    /// The last successful (or locally set) value, kept through reloads and
+    /// failures — or, while the load in flight reports ``LoadAction/progress(_:_:)``,
+    /// its partial value.
     ///
     /// Unlike ``AsyncState/AsyncState/value``, this stays non-`nil` while reloading and in
     /// `.error`: use it to decide whether there is content to show.
     @inlinable
-    public var value: Value? { _value }
+    public var value: Value? { _partial ?? _value }
+
+    /// The partial value reported by the load in flight, or `nil`. It lasts
+    /// only as long as the attempt that reported it: a retry, a failure or a
+    /// cancellation returns ``value`` to the last settled value.
+    @inlinable
+    public var partialValue: Value? { _partial }
+
+    /// Why the load in flight runs — first load, refresh, retry after a
+    /// failure — and which attempt it is on; `nil` when nothing is in flight.
+    @inlinable
+    public var activity: LoadActivity<Failure>? { _activity }
 
     /// The state this loadable returns to when its newest load is cancelled:
     /// the state before the current chain of overlapping loads began.
@@ -63,6 +80,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _settledState = .notLoaded
         _inFlightID = nil
         _newestID = nil
+        _activity = nil
+        _partial = nil
     }
 
     /// Creates a loadable that already holds `value`, as `.success(value:)`.
@@ -73,6 +92,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _settledState = .success(value: value)
         _inFlightID = nil
         _newestID = nil
+        _activity = nil
+        _partial = nil
     }
 
     /// A loadable with exactly these fields, consistent or not — for the
@@ -113,6 +134,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// | `.finished(id, v)` | `.success(value: v)`, and `v` becomes ``value`` | dropped |
     /// | `.failed(id, e)` | `.error(error: e)`; ``value`` stays readable | dropped |
     /// | `.cancelled(id)` | back to ``settledState`` | dropped |
+    /// | `.retrying(id, r)` | stays loading, without a partial value; ``activity`` moves to attempt `r.attempt + 1` | dropped |
+    /// | `.progress(id, v)` | `.refreshing(value: v)`; ``value`` is `v` until the load settles | dropped |
+    ///
+    /// `.started` also sets ``activity``, which every settling action clears.
     @inlinable
     public mutating func apply(_ action: LoadAction<Value, Failure>) -> LoadDisposition {
         switch action {
@@ -121,7 +146,19 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
             if _inFlightID == nil { _settledState = _state }
             _newestID = id
             _inFlightID = id
+            _partial = nil
+            _activity = LoadActivity(startingFrom: _settledState, hasValue: _value != nil)
             _state = _value.map { .refreshing(value: $0) } ?? .loading
+        case .retrying(let id, let retry):
+            guard id == _inFlightID else { return .dropped }
+            // A retry starts the attempt over, so what it streamed is gone.
+            _partial = nil
+            _activity = _activity?.retrying(retry)
+            _state = _value.map { .refreshing(value: $0) } ?? .loading
+        case .progress(let id, let partial):
+            guard id == _inFlightID else { return .dropped }
+            _partial = partial
+            _state = .refreshing(value: partial)
         case .finished(let id, let newValue):
             guard id == _inFlightID else { return .dropped }
             settle(.success(value: newValue))
@@ -146,6 +183,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     @inlinable
     public mutating func setValue(_ newValue: Value) {
         _value = newValue
+        _partial = nil
         _settledState = .success(value: newValue)
         _state = _inFlightID == nil ? .success(value: newValue) : .refreshing(value: newValue)
     }
@@ -180,6 +218,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _state = newState
         _settledState = newState
         _inFlightID = nil
+        _activity = nil
+        _partial = nil
     }
 }
 
@@ -194,6 +234,8 @@ extension Loadable: CustomReflectable {
                 "settledState": settledState as Any,
                 "inFlightID": inFlightID as Any,
                 "newestID": newestID as Any,
+                "activity": activity as Any,
+                "partialValue": partialValue as Any,
             ], displayStyle: .struct)
     }
 }
@@ -209,6 +251,7 @@ extension Loadable: CustomStringConvertible {
             text += " (last value: \(describeValue(value)))"
         }
         if let inFlightID { text += " (\(inFlightID) in flight)" }
+        if let activity, activity.isRetry { text += " (\(activity))" }
         return text
     }
 }

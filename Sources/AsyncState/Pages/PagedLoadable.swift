@@ -179,6 +179,11 @@ public struct PagedLoadable<Element: Equatable, Cursor: Hashable, Failure: Equat
             return _list.apply(.failed(id, failure))
         case .cancelled(let id):
             return _list.apply(.cancelled(id))
+        case .retrying(let id, let retry):
+            return _list.apply(.retrying(id, retry))
+        case .progress:
+            // Pages arrive whole: a partial page is never shown.
+            return .dropped
         }
         return .applied
     }
@@ -193,9 +198,17 @@ public struct PagedLoadable<Element: Equatable, Cursor: Hashable, Failure: Equat
             return .applied
         }
         guard let more = _more, more.id == load.id, more.request == request, request.generation == generation else { return .dropped }
+        switch load {
+        case .retrying:
+            return .applied  // the load more goes on; its row keeps showing it
+        case .progress:
+            return .dropped  // pages arrive whole: a partial page is never shown
+        default:
+            break
+        }
         _more = nil
         switch load {
-        case .started:
+        case .started, .retrying, .progress:
             break
         case .finished(_, let page):
             append(page)

@@ -206,7 +206,7 @@ extension Store {
             let work = load._work
             (task, hasEnded) = launchImmediately(token) { [weak self] in
                 self?.effectBegan(token, isCancelled: isCancelled)
-                let result = await work(id)
+                let result = await work(id, Send { [weak self] in self?.send($0) })
                 guard let self else { return }
                 self._loads[id] = nil
                 self.send(result)

@@ -80,6 +80,8 @@ struct ValueDumpTests {
                   settledState: .notLoaded,
                   inFlightID: #1,
                   newestID: #1,
+                  activity: LoadActivity(firstLoad, attempt 1),
+                  partialValue: nil,
                 )
                 """)
     }
@@ -106,6 +108,7 @@ struct FieldChangeTests {
                 "profile.state: .notLoaded → .loading",
                 "profile.inFlightID: nil → #1",
                 "profile.newestID: nil → #1",
+                "profile.activity: nil → LoadActivity(firstLoad, attempt 1)",
             ])
     }
 

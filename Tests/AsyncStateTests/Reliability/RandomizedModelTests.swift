@@ -3,7 +3,8 @@ import AsyncStateControls
 import Foundation
 import Testing
 
-/// Random sequences of loads, reports, resets, cleared failures and local updates over several
+/// Random sequences of loads, reports (results, retries, partial values — for
+/// the load in flight or any other ID), resets, cleared failures and local updates over several
 /// keyed resources, checked step by step against a small reference model.
 ///
 /// The run is seeded: set `ASYNCSTATE_SEED` to replay a run and
@@ -19,19 +20,53 @@ struct RandomizedModelTests {
         var returnTo: AsyncState<Int, TestError> = .notLoaded
         var pending: UInt64?
         var highest: UInt64?
+        /// The partial value of the load in flight.
+        var partial: Int?
+        /// Why the load in flight runs: (reason, attempt, attempts, wait, last failure).
+        var reason: LoadActivity<TestError>.Reason?
+        var attempt = 0
+        var attempts: Int?
+        var wait: Duration?
+        var lastFailure: TestError?
 
         mutating func start(_ id: UInt64) -> Bool {
             if let highest, id <= highest { return false }
             if pending == nil { returnTo = state }
             highest = id
             pending = id
+            partial = nil
             state = lastValue.map { .refreshing(value: $0) } ?? .loading
+            if case .error(let failure) = returnTo {
+                reason = .retryAfterFailure
+                lastFailure = failure
+            } else {
+                reason = lastValue == nil ? .firstLoad : .refresh
+                lastFailure = nil
+            }
+            (attempt, attempts, wait) = (1, nil, nil)
+            return true
+        }
+
+        mutating func retry(_ id: UInt64, _ retry: LoadRetry<TestError>) -> Bool {
+            guard pending == id else { return false }
+            partial = nil
+            state = lastValue.map { .refreshing(value: $0) } ?? .loading
+            (attempt, attempts, wait, lastFailure) = (retry.attempt + 1, retry.attempts, retry.wait, retry.failure)
+            return true
+        }
+
+        mutating func progress(_ id: UInt64, _ value: Int) -> Bool {
+            guard pending == id else { return false }
+            partial = value
+            state = .refreshing(value: value)
             return true
         }
 
         mutating func report(_ id: UInt64, _ outcome: AsyncState<Int, TestError>?) -> Bool {
             guard pending == id else { return false }
             pending = nil
+            partial = nil
+            (reason, attempt, attempts, wait, lastFailure) = (nil, 0, nil, nil, nil)
             switch outcome {
             case .success(let value)?:
                 state = .success(value: value)
@@ -62,6 +97,7 @@ struct RandomizedModelTests {
 
         mutating func setLocally(_ value: Int) {
             lastValue = value
+            partial = nil
             returnTo = .success(value: value)
             state = pending == nil ? .success(value: value) : .refreshing(value: value)
         }
@@ -70,12 +106,15 @@ struct RandomizedModelTests {
     static let keys = 3
 
     @Test("100,000 random sequences agree with the reference model")
-    func randomSequences() {
+    func randomSequences() async {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         let count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? 100_000
         var steps = 0
         for sequence in 0..<count {
+            // Lets tests running alongside use the cooperative pool's few
+            // threads, which seconds of synchronous checking would starve.
+            if sequence % 1_000 == 0 { await Task.yield() }
             let sequenceSeed = seed &+ UInt64(sequence)
             if let problem = Self.play(seed: sequenceSeed, steps: &steps) {
                 Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
@@ -120,14 +159,29 @@ struct RandomizedModelTests {
                     ? UInt64.random(in: 0...(nextID + 1), using: &random)
                     : started[key].randomElement(using: &random)!
                 let value = Int.random(in: 0..<1_000, using: &random)
-                let (action, outcome): (LoadAction<Int, TestError>, AsyncState<Int, TestError>?) =
-                    switch Int.random(in: 0..<3, using: &random) {
-                    case 0: (.finished(LoadID(id), value), .success(value: value))
-                    case 1: (.failed(LoadID(id), .timedOut), .error(error: .timedOut))
-                    default: (.cancelled(LoadID(id)), nil)
-                    }
+                let action: LoadAction<Int, TestError>
+                switch Int.random(in: 0..<5, using: &random) {
+                case 0:
+                    action = .finished(LoadID(id), value)
+                    expectedApplied = models[key].report(id, .success(value: value))
+                case 1:
+                    action = .failed(LoadID(id), .timedOut)
+                    expectedApplied = models[key].report(id, .error(error: .timedOut))
+                case 2:
+                    action = .cancelled(LoadID(id))
+                    expectedApplied = models[key].report(id, nil)
+                case 3:
+                    let attempt = Int.random(in: 1...4, using: &random)
+                    let retry = LoadRetry<TestError>(
+                        attempt: attempt, of: attempt + 1, failure: Bool.random(using: &random) ? .offline : .timedOut,
+                        wait: .milliseconds(Int.random(in: 0...5_000, using: &random)))
+                    action = .retrying(LoadID(id), retry)
+                    expectedApplied = models[key].retry(id, retry)
+                default:
+                    action = .progress(LoadID(id), value)
+                    expectedApplied = models[key].progress(id, value)
+                }
                 log.append("k\(key) \(action)")
-                expectedApplied = models[key].report(id, outcome)
                 actualApplied = resources[key].apply(action) == .applied
             case 85..<90: // cancel() the load in flight
                 log.append("k\(key) cancel()")
@@ -162,8 +216,12 @@ struct RandomizedModelTests {
             }
             for k in 0..<keys {
                 let (resource, model) = (resources[k], models[k])
-                guard resource.state == model.state, resource.value == model.lastValue,
-                    resource.inFlightID?.rawValue == model.pending, resource.settledState == model.returnTo
+                let activity = resource.activity
+                guard resource.state == model.state, resource.value == (model.partial ?? model.lastValue),
+                    resource.partialValue == model.partial,
+                    resource.inFlightID?.rawValue == model.pending, resource.settledState == model.returnTo,
+                    activity?.reason == model.reason, activity?.attempt ?? 0 == model.attempt, activity?.attempts == model.attempts,
+                    activity?.wait == model.wait, activity?.lastFailure == model.lastFailure
                 else {
                     return "key \(k): \(resource) differs from the model \(model)\n" + log.joined(separator: "\n")
                 }

@@ -46,7 +46,7 @@ struct EndToEndTests {
     func tour() throws {
         let result = try run(["--pace", "0"])
         #expect(result.status == 0)
-        for name in ["profile", "feed", "search", "save", "cancel"] {
+        for name in ["profile", "feed", "search", "save", "cancel", "retry", "stream"] {
             #expect(result.stdout.contains("▶ \(name)  "), "missing scenario \(name)")
         }
         #expect(result.stdout.contains("dropped: not the load in flight"))
@@ -67,11 +67,24 @@ struct EndToEndTests {
         #expect(lines.contains { $0.contains(#""dropped":true"#) })
     }
 
-    @Test("a fixed seed gives the same output twice")
-    func reproducible() throws {
-        let first = try run(["search", "--seed", "9", "--pace", "0"])
-        let second = try run(["search", "--seed", "9", "--pace", "0"])
+    @Test("a fixed seed gives the same output twice", arguments: ["search", "retry", "stream"])
+    func reproducible(scenario: String) throws {
+        let first = try run([scenario, "--seed", "9", "--pace", "0"])
+        let second = try run([scenario, "--seed", "9", "--pace", "0"])
         #expect(first.stdout == second.stdout)
+        #expect(first.status == 0)
+    }
+
+    @Test("retry and stream print their retries and parts as JSON lines", arguments: [("retry", "retrying(#1"), ("stream", "progress(#1")])
+    func lifecycleJSON(scenario: String, action: String) throws {
+        let result = try run([scenario, "--json", "--pace", "0"])
+        #expect(result.status == 0)
+        let objects = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(objects.allSatisfy { $0["scenario"] as? String == scenario })
+        #expect(objects.contains { ($0["action"] as? String)?.contains(action) == true })
+        #expect(objects.contains { $0["dropped"] as? Bool == true })
     }
 
     @Test(

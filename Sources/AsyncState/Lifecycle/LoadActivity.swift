@@ -1,0 +1,86 @@
+/// Why a load is running and which attempt it is on: what a screen needs to
+/// tell a first load from a refresh from a retry after a failure, without
+/// keeping flags of its own.
+///
+/// ``Loadable/activity`` holds one while a load is in flight, beside the
+/// five-case ``AsyncState``:
+///
+/// ```swift
+/// if let activity = feed.activity, let wait = activity.wait, let attempts = activity.attempts {
+///     banner = "Retrying (\(activity.attempt) of \(attempts)) in \(wait)…"
+/// } else if feed.activity?.reason == .retryAfterFailure, let failure = feed.activity?.lastFailure {
+///     banner = "Trying again after \(failure)…"
+/// }
+/// ```
+///
+/// Whether content is on screen is ``Loadable/value``'s to say; the reason is
+/// about the chain of loads, which a newer load that supersedes the one in
+/// flight continues.
+public struct LoadActivity<Failure: Equatable>: Equatable {
+    /// What the state was when the chain of loads in flight began.
+    public enum Reason: Hashable, Sendable {
+        /// Nothing was loaded: a screen shows a skeleton.
+        case firstLoad
+        /// A value was shown and stays shown while the load runs.
+        case refresh
+        /// The last load failed; its failure stays readable in ``lastFailure``
+        /// until this one settles. A value may still be shown.
+        case retryAfterFailure
+    }
+
+    /// Why the load is running.
+    public let reason: Reason
+    /// The attempt running or about to run, counting from 1.
+    public let attempt: Int
+    /// How many attempts the load's ``RetryPolicy`` allows; `nil` until the
+    /// load reports its first retry.
+    public let attempts: Int?
+    /// How long the load waits (or waited) before this attempt; `nil` for the first.
+    public let wait: Duration?
+    /// The failure of the previous attempt, or — for the first attempt of a
+    /// ``Reason/retryAfterFailure`` — the failure the load started from.
+    public let lastFailure: Failure?
+
+    @inlinable
+    init(reason: Reason, attempt: Int, attempts: Int?, wait: Duration?, lastFailure: Failure?) {
+        self.reason = reason
+        self.attempt = attempt
+        self.attempts = attempts
+        self.wait = wait
+        self.lastFailure = lastFailure
+    }
+
+    /// The activity of a chain of loads that begins at `settled`.
+    @inlinable
+    init<Value: Equatable>(startingFrom settled: AsyncState<Value, Failure>, hasValue: Bool) {
+        if case .error(let failure) = settled {
+            self.init(reason: .retryAfterFailure, attempt: 1, attempts: nil, wait: nil, lastFailure: failure)
+        } else {
+            self.init(reason: hasValue ? .refresh : .firstLoad, attempt: 1, attempts: nil, wait: nil, lastFailure: nil)
+        }
+    }
+
+    /// This activity once `retry` is reported: on to the next attempt.
+    @inlinable
+    func retrying(_ retry: LoadRetry<Failure>) -> LoadActivity {
+        LoadActivity(reason: reason, attempt: retry.attempt + 1, attempts: retry.attempts, wait: retry.wait, lastFailure: retry.failure)
+    }
+
+    /// Whether this is a second or later attempt of the same load.
+    @inlinable
+    public var isRetry: Bool { attempt > 1 }
+}
+
+extension LoadActivity: Hashable where Failure: Hashable {}
+extension LoadActivity: Sendable where Failure: Sendable {}
+
+extension LoadActivity: CustomStringConvertible {
+    /// A short form such as `refresh, attempt 2 of 3 after 1 seconds (last failure: offline)`.
+    public var description: String {
+        var text = "\(reason), attempt \(attempt)"
+        if let attempts { text += " of \(attempts)" }
+        if let wait { text += " after \(wait)" }
+        if let lastFailure { text += " (last failure: \(describeValue(lastFailure)))" }
+        return text
+    }
+}

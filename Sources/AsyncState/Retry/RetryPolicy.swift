@@ -1,0 +1,107 @@
+/// How a load tries again after a failed attempt: how many attempts in all,
+/// how long to wait between them, and which failures are worth a retry.
+///
+/// ```swift
+/// let retry = RetryPolicy<FeedError>(
+///     attempts: 3,
+///     backoff: .exponential(initial: .seconds(1), maximum: .seconds(8)),
+///     clock: clock
+/// ) { failure, _ in failure != .unauthorized }   // never retry what cannot succeed
+///
+/// case .refresh:
+///     return .load(Action.feed, retry: retry) { () async throws(FeedError) in try await api.feed() }
+/// ```
+///
+/// All attempts share the load's ``LoadID``, so a newer load supersedes the
+/// whole chain, and cancelling — during an attempt or during the wait — ends
+/// it with `.cancelled(id)`, never a failure. Before each wait the load sends
+/// `.retrying(id, LoadRetry)`, which a reducer applies only while that load
+/// is in flight and which ``Loadable/activity`` shows.
+///
+/// **Two timeouts.** ``attemptTimeout`` bounds each attempt alone: its
+/// failure is an attempt's failure, which `shouldRetry` may retry. The
+/// `timeout:` of the load itself bounds the whole chain, waits included: its
+/// failure ends the load, with no further attempt.
+///
+/// **Bad input.** Fewer than one attempt means one (a load always runs its
+/// operation once); see ``Backoff`` and ``Jitter`` for their clamping.
+public struct RetryPolicy<Failure: Sendable>: Sendable {
+    /// How many attempts a load makes at most, the first included; at least 1.
+    public let attempts: Int
+    /// The wait between a failed attempt and the next.
+    public let backoff: Backoff
+    /// The randomness added to each wait.
+    public let jitter: Jitter
+    /// A limit on each attempt, whose failure counts as the attempt's.
+    public let attemptTimeout: LoadTimeout<Failure>?
+    let shouldRetry: @Sendable (Failure, Int) -> Bool
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    /// A policy whose waits run on `clock` (a test clock in tests).
+    ///
+    /// - Parameters:
+    ///   - attempts: how many attempts at most, the first included; below 1 counts as 1.
+    ///   - backoff: the wait between attempts.
+    ///   - jitter: randomness added to each wait, from a generator you pass.
+    ///   - attemptTimeout: a limit on each attempt; its failure may be retried.
+    ///   - clock: where waits run.
+    ///   - shouldRetry: told the failure and the number of the attempt that
+    ///     failed (from 1); `false` ends the load with that failure. Retries every failure by default.
+    public init<C: Clock>(
+        attempts: Int,
+        backoff: Backoff = .none,
+        jitter: Jitter = .none,
+        attemptTimeout: LoadTimeout<Failure>? = nil,
+        clock: C,
+        shouldRetry: @escaping @Sendable (_ failure: Failure, _ attempt: Int) -> Bool = { _, _ in true }
+    ) where C.Duration == Duration {
+        self.attempts = max(attempts, 1)
+        self.backoff = backoff
+        self.jitter = jitter
+        self.attemptTimeout = attemptTimeout
+        self.shouldRetry = shouldRetry
+        self.sleep = { try await clock.sleep(for: $0) }
+    }
+
+    /// A policy whose waits run in real time.
+    public init(
+        attempts: Int,
+        backoff: Backoff = .none,
+        jitter: Jitter = .none,
+        attemptTimeout: LoadTimeout<Failure>? = nil,
+        shouldRetry: @escaping @Sendable (_ failure: Failure, _ attempt: Int) -> Bool = { _, _ in true }
+    ) {
+        self.init(
+            attempts: attempts, backoff: backoff, jitter: jitter, attemptTimeout: attemptTimeout, clock: ContinuousClock(),
+            shouldRetry: shouldRetry)
+    }
+
+    /// Runs `attempt` until it succeeds, is cancelled, fails for good or runs
+    /// out of attempts, reporting each retry through `report` before its wait;
+    /// returns the action that ends the load.
+    @MainActor
+    func run<Value: Equatable>(
+        _ id: LoadID,
+        report: Send<LoadAction<Value, Failure>>,
+        _ attempt: @escaping @MainActor @Sendable () async -> LoadAction<Value, Failure>
+    ) async -> LoadAction<Value, Failure> where Failure: Equatable {
+        var number = 1
+        while true {
+            let outcome: LoadAction<Value, Failure>
+            if let attemptTimeout {
+                outcome = await withTimeout(attemptTimeout, onTimeout: { .failed(id, attemptTimeout.failure) }, operation: attempt)
+            } else {
+                outcome = await attempt()
+            }
+            guard case .failed(_, let failure) = outcome, number < attempts, shouldRetry(failure, number) else { return outcome }
+            if Task.isCancelled { return .cancelled(id) }
+            let wait = jitter.apply(to: backoff.wait(after: number))
+            report(.retrying(id, LoadRetry(attempt: number, of: attempts, failure: failure, wait: wait)))
+            // Cancelled while waiting: the clock throws, or — if it ignores
+            // cancellation — returns to a cancelled task. Either way, not a failure.
+            do { try await sleep(wait) } catch { return .cancelled(id) }
+            if Task.isCancelled { return .cancelled(id) }
+            number += 1
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import AsyncState
+import AsyncStateTesting
+import Testing
+
+/// `AsyncValue` with retries and streams, and its activity read-outs.
+@Suite("AsyncValue: retries, streams, activity")
+@MainActor
+struct AsyncValueLifecycleTests {
+    @Test("a load with a retry policy shows attempt k of n while it waits, then settles")
+    func retry() async {
+        let clock = TestClock()
+        let service = FlakyService()
+        let value = AsyncValue<Int, TestError>()
+        let policy = RetryPolicy<TestError>(attempts: 3, backoff: .constant(.seconds(4)), clock: clock)
+        let load = Task { await value.load(retry: policy) { () async throws(TestError) in try await service.call() } }
+        service[0].fail(with: TestError.offline)
+        await clock.waitForSleepers(1)
+        #expect(value.activity?.attempt == 2)
+        #expect(value.activity?.attempts == 3)
+        #expect(value.activity?.wait == .seconds(4))
+        #expect(value.activity?.lastFailure == .offline)
+        #expect(value.state == .loading)
+        clock.advance(by: .seconds(4))
+        service[1].open(with: 1)
+        await load.value
+        #expect(value.state == .success(value: 1))
+        #expect(value.activity == nil)
+    }
+
+    @Test("cancel() during the backoff wait returns to the previous state and ends the load")
+    func cancelDuringWait() async {
+        let clock = TestClock()
+        let service = FlakyService()
+        let value = AsyncValue<Int, TestError>(value: 5)
+        let policy = RetryPolicy<TestError>(attempts: 3, backoff: .constant(.seconds(4)), clock: clock)
+        let load = Task { await value.load(retry: policy) { () async throws(TestError) in try await service.call() } }
+        service[0].fail(with: TestError.offline)
+        await clock.waitForSleepers(1)
+        value.cancel()
+        await load.value
+        #expect(value.state == .success(value: 5))
+        #expect(service.calls == 1)
+    }
+
+    @Test("untyped retries become AnyError and are judged by shouldRetry")
+    func untypedRetry() async {
+        struct Teapot: Error, Equatable {}
+        let value = AsyncValue<Int, AnyError>()
+        let calls = LockedValue(0)
+        await value.load(retry: RetryPolicy(attempts: 3) { failure, _ in failure != AnyError(Teapot()) }) {
+            calls.withLock { $0 += 1 }
+            throw Teapot()
+        }
+        #expect(calls.current == 1)
+        #expect(value.error == AnyError(Teapot()))
+    }
+
+    @Test("a streamed load shows its parts as they arrive and ends with the accumulated value")
+    func stream() async {
+        let source = StreamSource()
+        let value = AsyncValue<[Int], TestError>(value: [0])
+        let load = Task {
+            await value.load(stream: { GatedSequence(source: source) }, mode: .append, initial: [], mapError: { _ in .offline }) {
+                $0.append($1)
+            }
+        }
+        source[0].open(with: 1)
+        await source[1].waitForArrivals()
+        #expect(value.partialValue == [0, 1])
+        #expect(value.state == .refreshing(value: [0, 1]))
+        #expect(value.activity?.reason == .refresh)
+        source[1].fail(with: StreamSource.End())
+        await load.value
+        #expect(value.state == .success(value: [0, 1]))
+    }
+
+    @Test("a newer streamed load supersedes the old stream, which can never write")
+    func supersededStream() async {
+        let old = StreamSource(), new = StreamSource()
+        let value = AsyncValue<Int, TestError>()
+        let first = Task {
+            await value.load(stream: { GatedSequence(source: old, ignoresCancellation: true) }, mapError: { _ in .offline })
+        }
+        await old[0].waitForArrivals()
+        let second = Task { await value.load(stream: { GatedSequence(source: new) }, mapError: { _ in .offline }) }
+        await new[0].waitForArrivals()
+        old[0].open(with: 1)
+        await first.value
+        #expect(value.value == nil)
+        new[0].open(with: 2)
+        new[1].fail(with: StreamSource.End())
+        await second.value
+        #expect(value.state == .success(value: 2))
+    }
+}

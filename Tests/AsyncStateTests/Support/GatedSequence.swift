@@ -1,0 +1,108 @@
+import AsyncState
+import AsyncStateControls
+import AsyncStateTesting
+
+/// The elements of a test stream, each held by a gate of its own: a test
+/// opens gate `i` with the `i`-th element, or fails it with ``End`` to end
+/// the stream, or with another error to make the stream throw.
+final class StreamSource: Sendable {
+    /// Fails a gate to end the stream there.
+    struct End: Error {}
+
+    private let gates = LockedValue<[Gate<Int>]>([])
+
+    /// The gate of element `index` (from 0), made ahead if needed.
+    subscript(index: Int) -> Gate<Int> {
+        gates.withLock { gates in
+            while gates.count <= index { gates.append(Gate()) }
+            return gates[index]
+        }
+    }
+
+    /// How many times an iterator asked for an element.
+    var requests: Int { gates.withLock { $0.count } }
+}
+
+/// An `AsyncSequence` over a ``StreamSource``. It honours cancellation like a
+/// well-behaved stream, unless `ignoresCancellation`: then it goes on waiting
+/// for, and yielding, elements after its task is cancelled.
+struct GatedSequence: AsyncSequence, Sendable {
+    typealias Element = Int
+
+    let source: StreamSource
+    var ignoresCancellation = false
+
+    struct AsyncIterator: AsyncIteratorProtocol, Sendable {
+        let source: StreamSource
+        let ignoresCancellation: Bool
+        var index = 0
+
+        mutating func next() async throws -> Int? {
+            let gate = source[index]
+            index += 1
+            if ignoresCancellation { return await gate.value() }
+            do {
+                return try await gate.wait()
+            } catch is StreamSource.End {
+                return nil
+            }
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(source: source, ignoresCancellation: ignoresCancellation)
+    }
+}
+
+/// A feature that loads a list of numbers over a stream.
+struct StreamingFeature: Reducer {
+    struct State: Equatable {
+        var numbers = Loadable<[Int], TestError>()
+    }
+
+    enum Action: Equatable {
+        /// Streams from source `index`.
+        case load(Int)
+        case cancel
+        case keepPartialAndCancel
+        case numbers(LoadAction<[Int], TestError>)
+    }
+
+    let sources: [StreamSource]
+    var mode: StreamMode = .startEmpty
+    var overlap: OverlapPolicy = .latestWins
+    var ignoresCancellation = false
+    var retry: RetryPolicy<TestError>?
+    var timeout: LoadTimeout<TestError>?
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .load(let index):
+            let source = sources[index], ignoresCancellation = ignoresCancellation
+            return state.numbers.load(
+                Action.numbers, overlap: overlap, stream: { GatedSequence(source: source, ignoresCancellation: ignoresCancellation) },
+                mode: mode, retry: retry, timeout: timeout, initial: [], mapError: { $0 as? TestError ?? .offline }
+            ) { $0.append($1) }
+        case .cancel:
+            return .cancel(load: state.numbers.cancel())
+        case .keepPartialAndCancel:
+            if let partial = state.numbers.partialValue { state.numbers.setValue(partial) }
+            return .cancel(load: state.numbers.cancel())
+        case .numbers(let load):
+            return state.numbers.reduce(load)
+        }
+    }
+}
+
+/// `store`, waiting up to a minute for each action instead of five seconds.
+///
+/// A streamed element crosses between the main actor and the cooperative
+/// pool several times before its action arrives; with the whole suite running
+/// in parallel on a busy two-core machine, those hops have been seen to queue
+/// for more than five seconds. The bound is reached only when something is
+/// wrong, so a generous one costs a passing run nothing.
+@MainActor
+func patient<State, Action>(_ store: TestStore<State, Action>) -> TestStore<State, Action> {
+    store.timeout = .seconds(60)
+    return store
+}
