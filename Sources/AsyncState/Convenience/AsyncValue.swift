@@ -65,18 +65,22 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         store = Store(initialState: loadable, reducer: Feature())
         // Every load sends exactly one last action — finished, failed or
         // cancelled, applied or dropped — once its work has returned; that is
-        // when the callers waiting for it are released.
+        // when the callers waiting for it are released. Retries and partial
+        // values come before it and release nobody.
         store.observeTransitions { [weak self] transition in
             guard let self, case .loaded(let load) = transition.action else { return }
-            if case .started(let id) = load {
+            switch load {
+            case .started(let id):
                 if let starting = startingLoad {
                     starting.id = id
                     sharedLoads[id] = starting
                     startingLoad = nil
                 }
-                return
+            case .retrying, .progress:
+                break
+            case .finished, .failed, .cancelled:
+                sharedLoads.removeValue(forKey: load.id)?.end()
             }
-            sharedLoads.removeValue(forKey: load.id)?.end()
         }
     }
 

@@ -52,7 +52,7 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
 
     /// The activity of a chain of loads that begins at `settled`.
     @inlinable
-    init<Value: Equatable>(startingFrom settled: AsyncState<Value, Failure>, hasValue: Bool) {
+    package init<Value: Equatable>(startingFrom settled: AsyncState<Value, Failure>, hasValue: Bool) {
         if case .error(let failure) = settled {
             self.init(reason: .retryAfterFailure, attempt: 1, attempts: nil, wait: nil, lastFailure: failure)
         } else {

@@ -103,13 +103,16 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         value: Value?,
         settledState: AsyncState<Value, Failure>,
         inFlightID: LoadID?,
-        newestID: LoadID?
+        newestID: LoadID?,
+        activity: LoadActivity<Failure>?
     ) {
+        self.init()
         _state = state
         _value = value
         _settledState = settledState
         _inFlightID = inFlightID
         _newestID = newestID
+        _activity = activity
     }
 
     /// The failure of the latest settled load, or `nil`.

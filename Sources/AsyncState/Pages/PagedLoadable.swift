@@ -200,9 +200,9 @@ public struct PagedLoadable<Element: Equatable, Cursor: Hashable, Failure: Equat
         guard let more = _more, more.id == load.id, more.request == request, request.generation == generation else { return .dropped }
         switch load {
         case .retrying:
-            return .applied  // the load more goes on; its row keeps showing it
+            return .applied // the load more goes on; its row keeps showing it
         case .progress:
-            return .dropped  // pages arrive whole: a partial page is never shown
+            return .dropped // pages arrive whole: a partial page is never shown
         default:
             break
         }

@@ -25,20 +25,27 @@ extension Loadable {
     ///     when it is settled, else `.notLoaded`.
     ///   - inFlightID: the load in flight, if any.
     ///   - newestID: the newest load ever started; by default `inFlightID`.
+    ///   - activity: why the load in flight runs; by default, with a load in
+    ///     flight, its first attempt as a first load, a refresh or a retry
+    ///     after a failure — whichever `settledState` and `value` make it.
     public init(
         expecting state: AsyncState<Value, Failure>,
         value: Value?? = nil,
         settledState: AsyncState<Value, Failure>? = nil,
         inFlightID: LoadID? = nil,
-        newestID: LoadID?? = nil
+        newestID: LoadID?? = nil,
+        activity: LoadActivity<Failure>?? = nil
     ) {
-        let isSettled = state.isSettled
+        let value = value ?? state.value
+        let settledState = settledState ?? (state.isSettled ? state : .notLoaded)
+        let startedActivity = inFlightID.map { _ in LoadActivity(startingFrom: settledState, hasValue: value != nil) }
         self.init(
             state: state,
-            value: value ?? state.value,
-            settledState: settledState ?? (isSettled ? state : .notLoaded),
+            value: value,
+            settledState: settledState,
             inFlightID: inFlightID,
-            newestID: newestID ?? inFlightID
+            newestID: newestID ?? inFlightID,
+            activity: activity ?? startedActivity
         )
     }
 }

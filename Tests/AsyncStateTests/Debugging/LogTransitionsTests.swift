@@ -48,6 +48,7 @@ struct LogTransitionsTests {
                   total.state: .notLoaded → .loading
                   total.inFlightID: nil → #1
                   total.newestID: nil → #1
+                  total.activity: nil → LoadActivity(firstLoad, attempt 1)
                 """,
             ])
     }

@@ -25,7 +25,10 @@ struct ArgumentsTests {
         "invalid command lines say why",
         arguments: [
             (["--bogus"], "unknown option --bogus"),
-            (["nowhere"], #"unknown scenario "nowhere"; try one of: tour, profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache"#),
+            (
+                ["nowhere"],
+                #"unknown scenario "nowhere"; try one of: tour, profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache"#
+            ),
             (["feed", "save"], #"unexpected argument "save""#),
             (["--seed"], "--seed needs a value"),
             (["--seed", "--json"], "--seed needs a value"),
