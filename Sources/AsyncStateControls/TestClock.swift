@@ -69,6 +69,15 @@ public final class TestClock: Clock, Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumed: [CheckedContinuation<Void, Never>] = state.withLock { state in
+                    // Cancelled after the check above but before this lock:
+                    // the cancellation handler has run already and found no
+                    // sleeper to remove, so a sleeper added now would sleep on,
+                    // cancelled, until its deadline. (A cancellation after this
+                    // point finds the sleeper under the same lock.)
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                        return []
+                    }
                     if deadline <= state.now {
                         continuation.resume()
                         return []
