@@ -30,6 +30,23 @@ extension AsyncValue {
             })
     }
 
+    /// Loads with retries, attaching `context` for callers that join — for
+    /// ``OperationTracker``'s runs with a retry policy.
+    @discardableResult
+    func load(
+        overlap: OverlapPolicy,
+        context: AnyObject?,
+        retry: RetryPolicy<Failure>,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) async -> Participation where Failure: Error, Value: SendableMetatype {
+        await run(
+            overlap,
+            Effect.makeReportingLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+                await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation) }
+            },
+            context: context)
+    }
+
     /// Loads with retries, turning the operation's errors into `Failure` with `mapError`.
     public func load(
         overlap: OverlapPolicy = .latestWins,

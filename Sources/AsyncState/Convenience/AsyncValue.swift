@@ -78,8 +78,12 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
                 }
             case .retrying, .progress:
                 break
-            case .finished, .failed, .cancelled:
+            case .finished, .failed:
                 sharedLoads.removeValue(forKey: load.id)?.end()
+            case .cancelled(let id):
+                let shared = sharedLoads.removeValue(forKey: id)
+                shared?.endedCancelled = true
+                shared?.end()
             }
         }
     }
@@ -194,7 +198,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         case started
         /// The call waited for a load another call started, which carries `context`.
         case joined(context: AnyObject?)
-        /// The call's task was cancelled and it left before the load ended.
+        /// The call's task was cancelled and it left before the load ended, or
+        /// the load was cancelled for everyone.
         case left
         /// The call started nothing: `.firstWins` with a load in flight, or a
         /// call made while the value was processing an action.
@@ -260,7 +265,10 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         startingLoad = nil
         guard load.id != nil else { return .ignored }
         lastRequest = request
-        return await load.wait(for: caller) ? .started : .left
+        // A load cancelled for everyone (`cancel()`, or superseded) ends this
+        // caller's part as cancelled, whatever its operation last recorded —
+        // for instance a failed attempt before a cancelled retry wait.
+        return await load.wait(for: caller) && !load.endedCancelled ? .started : .left
     }
 
     /// How many callers wait for the load in flight — for tests.

@@ -123,6 +123,34 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         return record.result(for: participation)
     }
 
+    /// Runs `operation` as `key`, trying again after a failed attempt as
+    /// `retry` says, and says how the whole run ended. While it waits between
+    /// attempts the key stays active; cancelling then is `.cancelled`, never a
+    /// failure; ``error(for:)`` holds only the failure that ended the run.
+    @discardableResult
+    public func run<Result>(
+        _ key: Key,
+        overlap: OverlapPolicy = .latestWins,
+        retry: RetryPolicy<Failure>,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
+    ) async -> OperationResult<Result, Failure> where Failure: Error, Result: SendableMetatype {
+        let record = Record()
+        let run = startWaiting(key, overlap)
+        defer { stopWaiting(key, run) }
+        let participation = await makeEntry(key).load(overlap: overlap, context: record, retry: retry) {
+            [weak self] () async throws(Failure) -> Completion in
+            self?.stopWaiting(key, run)
+            do throws(Failure) {
+                record.finish(try await operation())
+            } catch {
+                record.fail(error)
+                throw error
+            }
+            return Completion()
+        }
+        return record.result(for: participation)
+    }
+
     /// Runs `operation` as `key`; its untyped errors become ``AnyError``.
     @discardableResult
     public func run<Result>(

@@ -68,6 +68,9 @@ package struct LoadShares: Equatable, Sendable {
 final class SharedLoad {
     /// The load's ID, known once its `.started` action is processed.
     var id: LoadID?
+    /// Whether the load's last action was `.cancelled`: a caller that waited
+    /// to the end of a cancelled load did not see it finish or fail.
+    var endedCancelled = false
     /// What the caller that started the load attached to it, for callers that
     /// join: ``OperationTracker`` keeps the run's result there.
     let context: AnyObject?
