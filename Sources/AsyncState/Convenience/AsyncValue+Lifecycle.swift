@@ -87,7 +87,13 @@ extension AsyncValue {
     ) async where Elements.Element == Value, Value: SendableMetatype & Sendable, Failure: Sendable {
         let request: Effect<Feature.Action> = store.state.load(
             Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout, mapError: mapError)
-        await run(overlap, request)
+        // A reload starts from the value shown then (`.append`), not from now.
+        // Unowned: the value keeps this closure, and only the value calls it.
+        await run(overlap, request) { [unowned self] in
+            store._currentState.load(
+                Feature.Action.loaded, overlap: .latestWins, stream: stream, mode: mode, retry: retry, timeout: timeout,
+                mapError: mapError)
+        }
     }
 
     /// Loads over an `AsyncSequence` of parts folded into the value with
@@ -106,6 +112,12 @@ extension AsyncValue {
         let request: Effect<Feature.Action> = store.state.load(
             Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout, initial: initial,
             mapError: mapError, accumulate: accumulate)
-        await run(overlap, request)
+        // A reload starts from the value shown then (`.append`), not from now.
+        // Unowned: the value keeps this closure, and only the value calls it.
+        await run(overlap, request) { [unowned self] in
+            store._currentState.load(
+                Feature.Action.loaded, overlap: .latestWins, stream: stream, mode: mode, retry: retry, timeout: timeout,
+                initial: initial, mapError: mapError, accumulate: accumulate)
+        }
     }
 }

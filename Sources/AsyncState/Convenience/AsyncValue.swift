@@ -47,7 +47,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// returns.
     private var startingLoad: SharedLoad?
     /// The last load that started, which ``reload()`` repeats.
-    private var lastRequest: Effect<Feature.Action>?
+    private var lastRequest: (() -> Effect<Feature.Action>)?
     /// When the value settled, on the clock given to `init(clock:)`; see AsyncValue+Freshness.swift.
     var freshness: AsyncValueFreshness?
 
@@ -165,7 +165,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// nothing was loaded yet.
     public func reload() async {
         guard let lastRequest else { return }
-        _ = await run(.latestWins, lastRequest)
+        _ = await run(.latestWins, lastRequest())
     }
 
     /// Cancels the load in flight for every caller, returning at once to the
@@ -240,7 +240,14 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// Joins the load in flight (for `.join`) or sends `request`, then waits as
     /// one of the load's callers until it ends or this caller's task is cancelled.
     @discardableResult
-    func run(_ overlap: OverlapPolicy, _ request: Effect<Feature.Action>, context: AnyObject? = nil) async -> Participation {
+    func run(
+        _ overlap: OverlapPolicy, _ request: Effect<Feature.Action>, context: AnyObject? = nil,
+        remake: (() -> Effect<Feature.Action>)? = nil
+    ) async -> Participation {
+        // What `reload()` runs: this request again, or — for a request built
+        // from the state at call time, such as a stream that appends to the
+        // value shown — one built anew from the state then.
+        let repeated = remake ?? { request }
         // Decisions read the state without registering an observation: they
         // are the value's own bookkeeping, not something a view shows.
         if overlap == .join, let id = store._currentState.inFlightID, let load = sharedLoads[id], let caller = load.join() {
@@ -251,7 +258,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
             // starts when the runs before it have ended; cancelling the caller
             // removes it from the queue.
             let task = store.send(.load(overlap, request))
-            lastRequest = request
+            lastRequest = repeated
             await task.finish()
             return Task.isCancelled ? .left : .started
         }
@@ -264,7 +271,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         store.send(.load(overlap, request))
         startingLoad = nil
         guard load.id != nil else { return .ignored }
-        lastRequest = request
+        lastRequest = repeated
         // A load cancelled for everyone (`cancel()`, or superseded) ends this
         // caller's part as cancelled, whatever its operation last recorded —
         // for instance a failed attempt before a cancelled retry wait.

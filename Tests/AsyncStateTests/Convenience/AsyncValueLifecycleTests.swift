@@ -74,6 +74,28 @@ struct AsyncValueLifecycleTests {
         #expect(value.state == .success(value: [0, 1]))
     }
 
+    @Test("reload of an appending stream appends to the value shown at the reload, not at the first load")
+    func reloadAppendsToCurrentValue() async {
+        let sources = [StreamSource(), StreamSource()]
+        let calls = LockedValue(0)
+        let value = AsyncValue<[Int], TestError>(value: [0])
+        let stream: @MainActor @Sendable () -> GatedSequence = {
+            let index = calls.withLock { count in
+                count += 1
+                return count - 1
+            }
+            return GatedSequence(source: sources[index])
+        }
+        sources[0][0].open(with: 1)
+        sources[0][1].fail(with: StreamSource.End())
+        await value.load(stream: stream, mode: .append, initial: [], mapError: { _ in .offline }) { $0.append($1) }
+        #expect(value.state == .success(value: [0, 1]))
+        sources[1][0].open(with: 2)
+        sources[1][1].fail(with: StreamSource.End())
+        await value.reload()
+        #expect(value.state == .success(value: [0, 1, 2]))
+    }
+
     @Test("a newer streamed load supersedes the old stream, which can never write")
     func supersededStream() async {
         let old = StreamSource(), new = StreamSource()
