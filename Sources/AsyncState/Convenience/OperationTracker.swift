@@ -106,21 +106,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
     ) async -> OperationResult<Result, Failure> where Failure: Error, Result: SendableMetatype {
-        let record = Record()
-        let run = startWaiting(key, overlap)
-        defer { stopWaiting(key, run) }
-        let participation = await makeEntry(key).load(overlap: overlap, context: record) {
-            [weak self] () async throws(Failure) -> Completion in
-            self?.stopWaiting(key, run)
-            do throws(Failure) {
-                record.finish(try await operation())
-            } catch {
-                record.fail(error)
-                throw error
-            }
-            return Completion()
-        }
-        return record.result(for: participation)
+        await recordedRun(key, overlap, retry: nil, operation)
     }
 
     /// Runs `operation` as `key`, trying again after a failed attempt as
@@ -134,11 +120,21 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
         retry: RetryPolicy<Failure>,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
     ) async -> OperationResult<Result, Failure> where Failure: Error, Result: SendableMetatype {
+        await recordedRun(key, overlap, retry: retry, operation)
+    }
+
+    /// Runs a typed `operation` as `key`, with retries if `retry` is given,
+    /// recording how it ended for ``OperationResult``.
+    private func recordedRun<Result>(
+        _ key: Key,
+        _ overlap: OverlapPolicy,
+        retry: RetryPolicy<Failure>?,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Result
+    ) async -> OperationResult<Result, Failure> where Failure: Error, Result: SendableMetatype {
         let record = Record()
         let run = startWaiting(key, overlap)
         defer { stopWaiting(key, run) }
-        let participation = await makeEntry(key).load(overlap: overlap, context: record, retry: retry) {
-            [weak self] () async throws(Failure) -> Completion in
+        let recording: @MainActor @Sendable () async throws(Failure) -> Completion = { [weak self] () async throws(Failure) -> Completion in
             self?.stopWaiting(key, run)
             do throws(Failure) {
                 record.finish(try await operation())
@@ -148,6 +144,13 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Equatable
             }
             return Completion()
         }
+        let entry = makeEntry(key)
+        let participation =
+            if let retry {
+                await entry.load(overlap: overlap, context: record, retry: retry, recording)
+            } else {
+                await entry.load(overlap: overlap, context: record, recording)
+            }
         return record.result(for: participation)
     }
 
