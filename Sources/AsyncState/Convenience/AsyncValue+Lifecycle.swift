@@ -85,15 +85,15 @@ extension AsyncValue {
         timeout: LoadTimeout<Failure>? = nil,
         mapError: @escaping (any Error) -> Failure
     ) async where Elements.Element == Value, Value: SendableMetatype & Sendable, Failure: Sendable {
-        let request: Effect<Feature.Action> = store.state.load(
-            Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout, mapError: mapError)
-        // A reload starts from the value shown then (`.append`), not from now.
-        // Unowned: the value keeps this closure, and only the value calls it.
-        await run(overlap, request) { [unowned self] in
+        // Built from the state when it starts, so a reload starts from the value
+        // shown then (`.append`). Unowned: the value keeps this closure for
+        // `reload()`, and only the value calls it.
+        let request = { [unowned self] (overlap: OverlapPolicy) -> Effect<Feature.Action> in
             store._currentState.load(
-                Feature.Action.loaded, overlap: .latestWins, stream: stream, mode: mode, retry: retry, timeout: timeout,
+                Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
                 mapError: mapError)
         }
+        await run(overlap, request(overlap)) { request(.latestWins) }
     }
 
     /// Loads over an `AsyncSequence` of parts folded into the value with
@@ -109,15 +109,12 @@ extension AsyncValue {
         mapError: @escaping (any Error) -> Failure,
         accumulate: @escaping @MainActor @Sendable (inout Value, Elements.Element) -> Void
     ) async where Value: SendableMetatype & Sendable, Failure: Sendable {
-        let request: Effect<Feature.Action> = store.state.load(
-            Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout, initial: initial,
-            mapError: mapError, accumulate: accumulate)
-        // A reload starts from the value shown then (`.append`), not from now.
-        // Unowned: the value keeps this closure, and only the value calls it.
-        await run(overlap, request) { [unowned self] in
+        // Built from the state when it starts, as above.
+        let request = { [unowned self] (overlap: OverlapPolicy) -> Effect<Feature.Action> in
             store._currentState.load(
-                Feature.Action.loaded, overlap: .latestWins, stream: stream, mode: mode, retry: retry, timeout: timeout,
+                Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
                 initial: initial, mapError: mapError, accumulate: accumulate)
         }
+        await run(overlap, request(overlap)) { request(.latestWins) }
     }
 }

@@ -35,9 +35,8 @@ struct FreshnessModelTests {
 
     @Test("100,000 random sequences keep the freshness rules")
     func randomSequences() async {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        let count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? 100_000
+        let run = RandomizedRun(defaultCount: 100_000)
+        let seed = run.seed, count = run.count
         var steps = 0
         var followUps = 0
         for sequence in 0..<count {

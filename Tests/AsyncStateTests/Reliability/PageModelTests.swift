@@ -233,9 +233,8 @@ struct PageModelTests {
 
     @Test("random sequences agree with the model (ASYNCSTATE_SEED, ASYNCSTATE_SEQUENCES)")
     func randomized() {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        let count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? 5_000
+        let run = RandomizedRun(defaultCount: 5_000)
+        let seed = run.seed, count = run.count
         let events = Event.allCases
         for sequence in 0..<count {
             let sequenceSeed = seed &+ UInt64(sequence)

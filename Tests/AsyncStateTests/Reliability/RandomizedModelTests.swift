@@ -107,9 +107,8 @@ struct RandomizedModelTests {
 
     @Test("100,000 random sequences agree with the reference model")
     func randomSequences() async {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        let count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? 100_000
+        let run = RandomizedRun(defaultCount: 100_000)
+        let seed = run.seed, count = run.count
         var steps = 0
         for sequence in 0..<count {
             // Lets tests running alongside use the cooperative pool's few

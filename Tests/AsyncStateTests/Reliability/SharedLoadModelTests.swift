@@ -14,16 +14,12 @@ import Testing
 /// failure prints the variables that replay it alone.
 @Suite("Reliability: shared loads, randomized", .timeLimit(.minutes(10)))
 struct SharedLoadModelTests {
-    static var environment: [String: String] { ProcessInfo.processInfo.environment }
-    static var seed: UInt64 { environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max) }
-    static func sequences(default count: Int) -> Int { environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? count }
-
     // MARK: The bookkeeping alone
 
     @Test("LoadShares: 100,000 random sequences of joins, leaves and ends agree with the reference")
     func shares() {
-        let seed = Self.seed
-        let count = Self.sequences(default: 100_000)
+        let run = RandomizedRun(defaultCount: 100_000)
+        let seed = run.seed, count = run.count
         var steps = 0
         for sequence in 0..<count {
             let sequenceSeed = seed &+ UInt64(sequence)
@@ -105,8 +101,8 @@ struct SharedLoadModelTests {
     @Test("AsyncValue: random joins and leaves of real callers; the load is cancelled iff no caller remains")
     @MainActor
     func realCallers() async {
-        let seed = Self.seed
-        let count = Self.sequences(default: 1_000)
+        let run = RandomizedRun(defaultCount: 1_000)
+        let seed = run.seed, count = run.count
         var steps = 0
         for sequence in 0..<count {
             let sequenceSeed = seed &+ UInt64(sequence)
