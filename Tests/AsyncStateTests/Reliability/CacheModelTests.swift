@@ -13,14 +13,18 @@ struct CacheModelTests {
 
     @Test("20,000 random sequences agree with the model")
     func randomSequences() async {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        for sequence in 0..<20_000 {
-            if let problem = Self.play(seed: seed &+ UInt64(sequence)) {
-                Issue.record("\(problem)\nseed \(seed &+ UInt64(sequence))")
+        let run = RandomizedRun(defaultCount: 20_000)
+        let seed = run.seed, count = run.count
+        var slice = TimeSlice()
+        for sequence in 0..<count {
+            await slice.yieldIfSpent()
+            let sequenceSeed = seed &+ UInt64(sequence)
+            if let problem = Self.play(seed: sequenceSeed) {
+                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
                 return
             }
-            if sequence % 256 == 255 { await Task.yield() }
         }
+        print("randomized cache check: \(count) sequences, seed \(seed)")
     }
 
     static func play(seed: UInt64) -> String? {

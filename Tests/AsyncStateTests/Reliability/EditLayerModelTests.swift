@@ -163,34 +163,38 @@ struct EditLayerModelTests {
     }
 
     @Test("every sequence of up to four events agrees with the model")
-    func exhaustive() {
+    func exhaustive() async {
         let events = Event.allCases
         var checked = 0
         var failures = 0
-        func extend(_ player: Player, depth: Int) {
+        var slice = TimeSlice()
+        func extend(_ player: Player, depth: Int) async {
             for event in events {
                 var next = player
                 checked += 1
+                await slice.yieldIfSpent()
                 if let problem = next.play(event) {
                     failures += 1
                     let message = problem + "\n" + next.log.map(\.description).joined(separator: "\n")
                     if failures <= 3 { Issue.record(Comment(rawValue: message)) }
                     continue
                 }
-                if depth > 1 { extend(next, depth: depth - 1) }
+                if depth > 1 { await extend(next, depth: depth - 1) }
             }
         }
-        extend(Player(), depth: 4)
+        await extend(Player(), depth: 4)
         #expect(checked == 14 + 196 + 2_744 + 38_416)
         #expect(failures == 0)
     }
 
     @Test("random interleavings agree with the model (ASYNCSTATE_SEED, ASYNCSTATE_SEQUENCES)")
-    func randomized() {
+    func randomized() async {
         let run = RandomizedRun(defaultCount: 5_000)
         let seed = run.seed, count = run.count
         let events = Event.allCases
+        var slice = TimeSlice()
         for sequence in 0..<count {
+            await slice.yieldIfSpent()
             let sequenceSeed = seed &+ UInt64(sequence)
             var random = SplitMix64(seed: sequenceSeed)
             var player = Player()

@@ -48,9 +48,10 @@ struct ExhaustiveInterleavingTests {
     }
 
     @Test("the newest started load decides; nothing stale applies; cancellation never fails; never loading with nothing in flight")
-    func everyInterleaving() {
+    func everyInterleaving() async {
         var checked = 0
         var failures = 0
+        var slice = TimeSlice()
         for start in Self.starts {
             for n in 1...4 {
                 let outcomeSets = Self.outcomes(loads: n)
@@ -61,6 +62,7 @@ struct ExhaustiveInterleavingTests {
                             if failures <= 5 { Issue.record("\(start.name), order \(order), outcomes \(outcomes): \(problem)") }
                         }
                         checked += 1
+                        await slice.yieldIfSpent()
                     }
                 }
             }

@@ -75,6 +75,7 @@ struct ExhaustiveLifecycleTests {
         var checked = 0
         var failures = 0
         var orderCache: [[Int]: [[Int]]] = [:]
+        var slice = TimeSlice()
         for start in ExhaustiveInterleavingTests.starts {
             for n in 1...3 {
                 for scripts in Self.scripts(loads: n) {
@@ -87,11 +88,8 @@ struct ExhaustiveLifecycleTests {
                             if failures <= 5 { Issue.record("\(start.name), order \(order), scripts \(scripts): \(problem)") }
                         }
                         checked += 1
+                        await slice.yieldIfSpent()
                     }
-                    // Seconds of synchronous work would starve the few threads
-                    // of the cooperative pool that tests running alongside
-                    // (gates, streams) need to make progress.
-                    await Task.yield()
                 }
             }
         }

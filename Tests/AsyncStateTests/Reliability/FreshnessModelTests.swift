@@ -39,7 +39,9 @@ struct FreshnessModelTests {
         let seed = run.seed, count = run.count
         var steps = 0
         var followUps = 0
+        var slice = TimeSlice()
         for sequence in 0..<count {
+            await slice.yieldIfSpent()
             let sequenceSeed = seed &+ UInt64(sequence)
             if Self.play(seed: sequenceSeed, steps: &steps, followUps: &followUps, logging: false) != nil {
                 // Replay the failing sequence with its log, which is too costly to build for every sequence.
@@ -47,10 +49,6 @@ struct FreshnessModelTests {
                 Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
                 return
             }
-            // Give the cooperative pool back now and then: on a two-core
-            // machine a long synchronous loop here would starve tests that
-            // wait on real time, such as TestStore's receive timeout.
-            if sequence % 256 == 255 { await Task.yield() }
         }
         print("randomized freshness check: \(count) sequences, \(steps) steps, \(followUps) follow-up loads, seed \(seed)")
         #expect(count == 0 || steps > count)

@@ -207,36 +207,40 @@ struct PageModelTests {
     @Test(
         "every sequence of events from four starting lists agrees with the model: up to four with no window, three with a window of one",
         arguments: [(nil, 4), (1, 3)] as [(Int?, Int)])
-    func exhaustive(window: Int?, depth: Int) {
+    func exhaustive(window: Int?, depth: Int) async {
         let events = Event.allCases
         var checked = 0
         var failures = 0
-        func extend(_ player: Player, depth: Int, start: String) {
+        var slice = TimeSlice()
+        func extend(_ player: Player, depth: Int, start: String) async {
             for event in events {
                 var next = player
                 checked += 1
+                await slice.yieldIfSpent()
                 if let problem = next.play(event) {
                     failures += 1
                     let message = "from \(start): \(problem)\n" + next.log.map(\.description).joined(separator: "\n")
                     if failures <= 3 { Issue.record(Comment(rawValue: message)) }
                     continue
                 }
-                if depth > 1 { extend(next, depth: depth - 1, start: start) }
+                if depth > 1 { await extend(next, depth: depth - 1, start: start) }
             }
         }
         for (name, player) in Self.starts(window: window) {
-            extend(player, depth: depth, start: name)
+            await extend(player, depth: depth, start: name)
         }
         #expect(checked == 4 * (1...depth).reduce(0) { total, length in total + (0..<length).reduce(1) { product, _ in product * 15 } })
         #expect(failures == 0)
     }
 
     @Test("random sequences agree with the model (ASYNCSTATE_SEED, ASYNCSTATE_SEQUENCES)")
-    func randomized() {
+    func randomized() async {
         let run = RandomizedRun(defaultCount: 5_000)
         let seed = run.seed, count = run.count
         let events = Event.allCases
+        var slice = TimeSlice()
         for sequence in 0..<count {
+            await slice.yieldIfSpent()
             let sequenceSeed = seed &+ UInt64(sequence)
             var random = SplitMix64(seed: sequenceSeed)
             let window: Int? = [nil, 0, 1, 2, 3].randomElement(using: &random)!

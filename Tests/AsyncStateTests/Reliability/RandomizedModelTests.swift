@@ -110,10 +110,9 @@ struct RandomizedModelTests {
         let run = RandomizedRun(defaultCount: 100_000)
         let seed = run.seed, count = run.count
         var steps = 0
+        var slice = TimeSlice()
         for sequence in 0..<count {
-            // Lets tests running alongside use the cooperative pool's few
-            // threads, which seconds of synchronous checking would starve.
-            if sequence % 1_000 == 0 { await Task.yield() }
+            await slice.yieldIfSpent()
             let sequenceSeed = seed &+ UInt64(sequence)
             if let problem = Self.play(seed: sequenceSeed, steps: &steps) {
                 Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")

@@ -17,11 +17,13 @@ struct SharedLoadModelTests {
     // MARK: The bookkeeping alone
 
     @Test("LoadShares: 100,000 random sequences of joins, leaves and ends agree with the reference")
-    func shares() {
+    func shares() async {
         let run = RandomizedRun(defaultCount: 100_000)
         let seed = run.seed, count = run.count
         var steps = 0
+        var slice = TimeSlice()
         for sequence in 0..<count {
+            await slice.yieldIfSpent()
             let sequenceSeed = seed &+ UInt64(sequence)
             if let problem = Self.playShares(seed: sequenceSeed, steps: &steps) {
                 Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")

@@ -16,11 +16,18 @@ struct StoreStressTests {
         let gates = (0..<count).map { _ in Gate<Int>() }
         var tasks: [StoreTask] = []
         tasks.reserveCapacity(count)
-        for gate in gates { tasks.append(store.send(.load(gate, policy))) }
+        // The main actor is shared with every other main-actor test; give it
+        // back now and then, as the model checks do with the pool.
+        var slice = TimeSlice()
+        for gate in gates {
+            tasks.append(store.send(.load(gate, policy)))
+            await slice.yieldIfSpent()
+        }
         #expect(store.profile.inFlightID == LoadID(UInt64(count)))
 
         var random = SplitMix64(seed: 2026)
         for index in (0..<count).shuffled(using: &random) {
+            await slice.yieldIfSpent()
             if Bool.random(using: &random), index != count - 1 {
                 tasks[index].cancel()
             }
