@@ -50,7 +50,6 @@ extension Store {
         @usableFromInline let _kind: Kind
         /// The effect's key in `_runningEffects`; `-1` for a join, which owns no task.
         @usableFromInline let _token: Int
-        @usableFromInline let _cancelID: AnyHashable?
         /// Whether its task belongs to the `StoreTask` of the `send` that is
         /// draining. Not for effects started by a `send` from inside another
         /// effect's first synchronous part: that `send` has already returned.
@@ -59,10 +58,9 @@ extension Store {
         @usableFromInline var _isCancelled = false
 
         @inlinable
-        init(_ kind: Kind, token: Int, cancelID: AnyHashable?, isOwned: Bool) {
+        init(_ kind: Kind, token: Int, isOwned: Bool) {
             self._kind = kind
             self._token = token
-            self._cancelID = cancelID
             self._isOwned = isOwned
         }
     }
@@ -106,7 +104,7 @@ extension Store {
             // `StoreTask` withdraws it at once without cancelling the shared
             // load. It is launched after the load, whose task exists by then.
             if let load = _loads[id] {
-                _pending.append(PendingEffect(.join(load._token), token: -1, cancelID: nil, isOwned: _launchingToken == nil))
+                _pending.append(PendingEffect(.join(load._token), token: -1, isOwned: _launchingToken == nil))
             }
         case .queueLoad(let behind, let load):
             let cancelID: AnyHashable? = if case .load(let run) = load.operation { run._cancelID } else { nil }
@@ -119,8 +117,11 @@ extension Store {
     func enqueue(_ kind: PendingEffect.Kind, cancelID: AnyHashable?) -> Int {
         let token = _nextEffectToken
         _nextEffectToken += 1
-        if let cancelID { _effectsByCancelID[cancelID, default: []].insert(token) }
-        _pending.append(PendingEffect(kind, token: token, cancelID: cancelID, isOwned: _launchingToken == nil))
+        if let cancelID {
+            _effectsByCancelID[cancelID, default: []].insert(token)
+            _cancelIDOfEffect[token] = cancelID
+        }
+        _pending.append(PendingEffect(kind, token: token, isOwned: _launchingToken == nil))
         return token
     }
 
@@ -158,7 +159,6 @@ extension Store {
     @inlinable
     func launch(_ effect: PendingEffect, into started: inout [Task<Void, Never>]) {
         let token = effect._token
-        let cancelID = effect._cancelID
         let isCancelled = effect._isCancelled
         let task: Task<Void, Never>
         let hasEnded: Bool
@@ -177,7 +177,7 @@ extension Store {
                     guard !Task.isCancelled, let store = self else { break }
                     await store.runToCompletion(effect)
                 }
-                self?.effectEnded(token, cancelID: cancelID)
+                self?.effectEnded(token)
             }
             if isCancelled { task.cancel() }
             hasEnded = false
@@ -197,33 +197,51 @@ extension Store {
                     await store.runToCompletion(load)
                 }
                 self?.queuedRunEnded(token, in: queue)
-                self?.effectEnded(token, cancelID: cancelID)
+                self?.effectEnded(token)
             }
             if isCancelled { task.cancel() }
             _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
         case .load(let load, let id):
+            // The hot path, so its closure goes straight to `Task.immediate`
+            // (or `Task`), written out twice: passed through a parameter, it
+            // would be wrapped in a reabstraction thunk with two async frames
+            // of its own. With the frames below, an in-flight load whose
+            // operation is small stays in its task's first 1,016-byte slab.
+            // What the closure keeps in its frame across the `await` is
+            // small too: the cancel ID lives in a table, and the store is
+            // reached through its shared `_reference`, whose methods are
+            // not inlined — each `self?.` of a weak capture would keep its
+            // own temporaries in the frame, and form a weak reference per load.
             let work = load._work
-            (task, hasEnded) = launchImmediately(token) { [weak self] in
-                self?.effectBegan(token, isCancelled: isCancelled)
-                let result = await work(id, Send { [weak self] in self?.send($0) })
-                guard let self else { return }
-                self._loads[id] = nil
-                self.send(result)
-                self.effectEnded(token, cancelID: cancelID)
+            let send = _sender
+            let reference = _reference
+            beginLaunch(token)
+            if _effectStart == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+                task = Task.immediate { @MainActor in
+                    reference.effectBegan(token, isCancelled: isCancelled)
+                    reference.loadEnded(id, with: await work(id, send), token: token)
+                }
+            } else {
+                task = Task { @MainActor in
+                    reference.effectBegan(token, isCancelled: isCancelled)
+                    reference.loadEnded(id, with: await work(id, send), token: token)
+                }
             }
+            hasEnded = endLaunch(task)
         case .run(let run):
             let body = run._body
-            (task, hasEnded) = launchImmediately(token) { [weak self] in
+            let send = _sender
+            (task, hasEnded) = launchImmediately(token) { @MainActor [weak self] in
                 self?.effectBegan(token, isCancelled: isCancelled)
                 do {
-                    try await body(Send { [weak self] in self?.send($0) })
+                    try await body(send)
                 } catch is CancellationError {
                 } catch {
                     self?.onIssue(
                         "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
                 }
-                self?.effectEnded(token, cancelID: cancelID)
+                self?.effectEnded(token)
             }
         }
         if effect._isOwned { started.append(hasEnded ? StoreTask._ended : task) }
@@ -239,23 +257,38 @@ extension Store {
     /// so that cancelling it from there reaches it.
     @inlinable
     func launchImmediately(
-        _ token: Int, _ body: sending @escaping @MainActor () async -> Void
+        _ token: Int, _ body: sending @escaping @isolated(any) () async -> Void
     ) -> (Task<Void, Never>, hasEnded: Bool) {
+        beginLaunch(token)
+        let task = spawn(body)
+        return (task, endLaunch(task))
+    }
+
+    /// Before an effect's task starts: the store is not processing while the
+    /// effect runs synchronously, and it knows which effect that is.
+    @inlinable
+    func beginLaunch(_ token: Int) {
         _launchingToken = token
         _launchState = .running
         _isProcessing = false
-        let task = spawn(body)
+    }
+
+    /// After an effect's task has started (and, with `Task.immediate`, run to
+    /// its first suspension): returns whether it already ended, and cancels it
+    /// if it was cancelled from inside a task of its own meanwhile.
+    @inlinable
+    func endLaunch(_ task: Task<Void, Never>) -> Bool {
         _isProcessing = true
         _launchingToken = nil
         switch _launchState {
         case .ended:
-            return (task, true)
+            return true
         case .cancelRequested:
             task.cancel()
         case .running:
             break
         }
-        return (task, false)
+        return false
     }
 
     /// The first thing an effect's task does. A task cannot be created
@@ -264,14 +297,29 @@ extension Store {
     /// an effect running inside `Task.immediate` tells the store which task
     /// it is, so that `cancelEffect` can cancel it there.
     @inlinable
+    @inline(never)
     func effectBegan(_ token: Int, isCancelled: Bool) {
         if isCancelled { cancelCurrentTask() }
         if token == _launchingToken { _launchingTask = currentTaskHash() }
     }
 
+    /// A load's work returned `result`: sends it and forgets the load.
+    ///
+    /// Not inlined into the load's task: everything inlined into an async
+    /// closure enlarges its frame, which lives in the task's allocator, and
+    /// `send` inlined there pushed an in-flight load's frames past the task's
+    /// first slab — 1,016 bytes more per load.
+    @inlinable
+    @inline(never)
+    func loadEnded(_ id: LoadID, with result: Action, token: Int) {
+        _loads[id] = nil
+        send(result)
+        effectEnded(token)
+    }
+
     /// Starts `body` as `_effectStart` says.
     @inlinable
-    func spawn(_ body: sending @escaping @MainActor () async -> Void) -> Task<Void, Never> {
+    func spawn(_ body: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         if _effectStart == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
             return Task.immediate(operation: body)
         }
@@ -312,7 +360,7 @@ extension Store {
     }
 
     @inlinable
-    func effectEnded(_ token: Int, cancelID: AnyHashable?) {
+    func effectEnded(_ token: Int) {
         if token == _launchingToken {
             // Ended inside `Task.immediate`, before `launch` registered it.
             _launchState = .ended
@@ -320,7 +368,7 @@ extension Store {
             _runningEffects[token] = nil
             _onRunningEffectCountChange?(_runningEffects.count)
         }
-        if let cancelID {
+        if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token) {
             _effectsByCancelID[cancelID]?.remove(token)
             if _effectsByCancelID[cancelID]?.isEmpty == true { _effectsByCancelID[cancelID] = nil }
         }
@@ -373,4 +421,34 @@ func cancelCurrentTask() {
 @usableFromInline
 func currentTaskHash() -> Int? {
     withUnsafeCurrentTask { $0?.hashValue }
+}
+
+extension Store {
+    /// A weak reference to a store, made once and shared by its effects and
+    /// its ``Send``: effects must not keep the store alive (releasing it
+    /// cancels them), and one shared reference costs one weak reference per
+    /// store, where a `[weak self]` capture forms and destroys one per effect.
+    @usableFromInline
+    @MainActor
+    final class Reference {
+        @usableFromInline weak var _store: Store?
+
+        @usableFromInline
+        init() {}
+
+        /// See ``Store/effectBegan(_:isCancelled:)``. Not inlined, so the
+        /// load's task frame holds only this reference.
+        @inlinable
+        @inline(never)
+        func effectBegan(_ token: Int, isCancelled: Bool) {
+            _store?.effectBegan(token, isCancelled: isCancelled)
+        }
+
+        /// See ``Store/loadEnded(_:with:token:)``.
+        @inlinable
+        @inline(never)
+        func loadEnded(_ id: LoadID, with result: Action, token: Int) {
+            _store?.loadEnded(id, with: result, token: token)
+        }
+    }
 }
