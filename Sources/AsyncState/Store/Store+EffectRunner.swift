@@ -244,7 +244,15 @@ extension Store {
                 self?.effectEnded(token)
             }
         }
-        if effect._isOwned { started.append(hasEnded ? StoreTask._ended : task) }
+        if effect._isOwned {
+            if hasEnded, started.isEmpty {
+                // The usual case of a load that answered at once: share one
+                // array rather than allocate one per `send`.
+                started = StoreTask._endedAlone
+            } else {
+                started.append(hasEnded ? StoreTask._ended : task)
+            }
+        }
         if hasEnded { return }
         _runningEffects[token] = task
         _onRunningEffectCountChange?(_runningEffects.count)

@@ -18,6 +18,9 @@ public struct StoreTask: Hashable, Sendable {
     /// skips this one; keeping it in `_tasks` keeps ``isEmpty`` false.
     @usableFromInline static let _ended = Task<Void, Never> {}
 
+    /// The tasks of a `send` whose one effect ended inside it.
+    @usableFromInline static let _endedAlone = [_ended]
+
     /// Whether every effect has already ended, so there is nothing to wait for.
     @inlinable
     var _hasEnded: Bool { _tasks.allSatisfy { $0 == Self._ended } }
