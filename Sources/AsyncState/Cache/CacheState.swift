@@ -34,7 +34,7 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     // A removed key's position is freed for the next new key instead of
     // moving the keys after it, so removal is O(1) and a key keeps its
     // position while it is cached, which lets ``Cache`` observe each key on
-    // its own (see `Changes`).
+    // its own (see `_changes`).
 
     /// The key at each position; a free position keeps the key it last held
     /// until reused, and nothing reads it.
