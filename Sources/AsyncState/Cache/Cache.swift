@@ -61,8 +61,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
     /// One key path per position, built when a key there is first read and
     /// never replaced. Unretained, so a read does not retain and release
     /// one: `keyPathOwners` holds each as long as the cache lives. No dynamic
-    /// exclusivity check (it cost as much as the rest of the read): the cache
-    /// is `@MainActor`, and each access is a single read or append that calls
+    /// exclusivity check, a run-time call on every read otherwise: the cache
+    /// is `@MainActor`, and each access is a single read or write that calls
     /// out to nothing while it is open.
     @exclusivity(unchecked) @usableFromInline var _keyPaths: [Unmanaged<KeyPath<Cache, Void>>?] = []
     private var keyPathOwners: [KeyPath<Cache, Void>] = []
@@ -119,9 +119,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
         } else {
             _registrar.access(self, keyPath: makeKeyPath(at: position))
         }
-        // Unchecked: the index holds only positions that have an entry, and
-        // a checked unwrap made the optimizer copy the whole loadable out.
-        return _store._currentState._values[position].unsafelyUnwrapped.fresh._loadable
+        return _store._currentState._values[position].fresh._loadable
     }
 
     /// Registers a read of `keyPath` without retaining it. Nonisolated so

@@ -13,11 +13,22 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
         /// Set while unused: matches the collection timer and the eviction
         /// queue mark of this idle spell, so a stale timer or mark is ignored.
         @usableFromInline var _idleToken: UInt64?
+        /// `false` only for the placeholder at a free position.
+        @usableFromInline var _isCached: Bool
 
         init() {
             fresh = FreshLoadable()
             users = 0
             _idleToken = nil
+            _isCached = true
+        }
+
+        /// What a free position holds: no value, so a removed entry's value
+        /// is released at once.
+        static var free: Entry {
+            var entry = Entry()
+            entry._isCached = false
+            return entry
         }
     }
 
@@ -39,8 +50,10 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     /// The key at each position; a free position keeps the key it last held
     /// until reused, and nothing reads it.
     @usableFromInline var _keys: [Key] = []
-    /// The entry at each position; `nil` at a free one.
-    @usableFromInline var _values: [Entry?] = []
+    /// The entry at each position; ``Entry/free`` at a free one. Not
+    /// optional, so a hit reads the loadable with no unwrap: with one, the
+    /// optimizer copied the whole loadable out of the array.
+    @usableFromInline var _values: [Entry] = []
     /// Each cached key's position.
     @usableFromInline var _index = KeyIndex()
     /// Free positions, the most recently freed last.
@@ -75,11 +88,11 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     @inlinable
     public func loadable(for key: Key) -> Loadable<Value, Failure>? {
         guard let position = position(of: key) else { return nil }
-        return _values[position]?.fresh._loadable
+        return _values[position].fresh._loadable
     }
 
     /// The cached keys, in no particular order.
-    public var keys: some Collection<Key> { _values.indices.filter { _values[$0] != nil }.map { _keys[$0] } }
+    public var keys: some Collection<Key> { _values.indices.filter { _values[$0]._isCached }.map { _keys[$0] } }
 
     /// How many keys are cached.
     @inlinable
@@ -99,8 +112,8 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     /// - Returns: whether the entry was new.
     mutating func addUser(_ key: Key) -> Bool {
         if let position = position(of: key) {
-            _values[position]?.users += 1
-            _values[position]?._idleToken = nil
+            _values[position].users += 1
+            _values[position]._idleToken = nil
             return false
         }
         var entry = Entry()
@@ -124,12 +137,13 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     /// Removes a user from `key`'s entry; when it was the last, marks the
     /// entry idle and returns its token. `nil` if the key had no user.
     mutating func removeUser(_ key: Key) -> (isIdle: Bool, token: UInt64)? {
-        guard let position = position(of: key), let users = _values[position]?.users, users > 0 else { return nil }
-        _values[position]?.users = users - 1
+        guard let position = position(of: key), _values[position].users > 0 else { return nil }
+        let users = _values[position].users
+        _values[position].users = users - 1
         guard users == 1 else { return (false, 0) }
         let token = _nextToken
         _nextToken &+= 1
-        _values[position]?._idleToken = token
+        _values[position]._idleToken = token
         _idle.append(IdleMark(_key: key, _token: token))
         compactIdle()
         return (true, token)
@@ -138,9 +152,10 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     /// Removes `key`'s entry if it is still in the idle spell `token`.
     /// - Returns: the removed entry.
     mutating func collect(_ key: Key, token: UInt64) -> Entry? {
-        guard let position = position(of: key), let entry = _values[position], entry._idleToken == token else { return nil }
+        guard let position = position(of: key), _values[position]._idleToken == token else { return nil }
+        let entry = _values[position]
         _ = _index.remove(key, in: _keys)
-        _values[position] = nil
+        _values[position] = .free
         _free.append(position)
         _changes?._positions.append(position)
         return entry
@@ -172,14 +187,15 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     /// Changes `key`'s freshness in place, if it is cached.
     mutating func update<Result>(_ key: Key, _ body: (inout FreshLoadable<Value, Failure, Instant>, Int) -> Result) -> Result? {
         // In place through the position: no copy of the entry, one lookup.
-        guard let position = position(of: key), let users = _values[position]?.users else { return nil }
+        guard let position = position(of: key) else { return nil }
+        let users = _values[position].users
         _changes?._positions.append(position)
-        return body(&_values[position]!.fresh, users)
+        return body(&_values[position].fresh, users)
     }
 
     /// The cached keys with their entries, in position order.
     var entries: [(key: Key, entry: Entry)] {
-        _values.indices.compactMap { position in _values[position].map { (_keys[position], $0) } }
+        _values.indices.compactMap { position in _values[position]._isCached ? (_keys[position], _values[position]) : nil }
     }
 
     /// Equal when both cache the same keys with equal entries, whatever their

@@ -99,7 +99,7 @@ struct CacheModelTests {
             positions[key] = nil
             return nil
         }
-        guard state._keys[position] == key, state._values[position] != nil else { return "\(key) at an empty position" }
+        guard state._keys[position] == key, state._values[position]._isCached else { return "\(key) at a free position" }
         guard positions[key, default: position] == position else { return "\(key) moved to \(position)" }
         positions[key] = position
         return nil
@@ -111,8 +111,8 @@ struct CacheModelTests {
             if let problem = positionProblem(key, in: state, isCached: keys.contains(key), positions: &positions) { return problem }
         }
         let free = Set(state._free)
-        guard free.count == state._free.count, free == Set(state._values.indices.filter { state._values[$0] == nil }) else {
-            return "free positions \(state._free) for \(state._values.map { $0 != nil })"
+        guard free.count == state._free.count, free == Set(state._values.indices.filter { !state._values[$0]._isCached }) else {
+            return "free positions \(state._free) for \(state._values.map(\._isCached))"
         }
         guard Set(state.keys) == Set(keys), state.entries.count == keys.count else { return "keys \(Array(state.keys))" }
         return nil
