@@ -40,7 +40,8 @@ struct KeyIndexTests {
                 guard index.remove(key, in: keys) == nil else { return "step \(step): removed absent \(key)" }
             }
             for key in universe where index.position(of: key, in: keys) != model[key] {
-                return "step \(step): \(key) at \(String(describing: index.position(of: key, in: keys))), expected \(String(describing: model[key]))"
+                return
+                    "step \(step): \(key) at \(String(describing: index.position(of: key, in: keys))), expected \(String(describing: model[key]))"
             }
         }
         return nil
