@@ -104,8 +104,10 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
 
     /// The loadable cached for `key`, or `nil` if nothing is. Reading it
     /// registers an observation dependency on `key` alone: it is told when
-    /// that key's entry changes, is added or is removed, and not when
-    /// another key's does.
+    /// an action changes that key's entry, adds it or removes it, and not
+    /// when it changes another key's — told once the action has run, so an
+    /// observer already reads the new value. A read of a key that is not
+    /// cached is told when any key is added.
     @inlinable
     public subscript(key: Key) -> Loadable<Value, Failure>? {
         // One probe of the state's index, then the loadable read in place:
