@@ -53,8 +53,17 @@ enum CacheCases {
             for i in 0..<n { sum &+= large[order[i & 4_095]]?.value ?? 0 }
             return sum
         }
+        // For scale, no target: a plain `Dictionary` lookup of the same keys
+        // in the same order — SipHash and a copy of the value out, what a
+        // hit cost before the cache had its own index.
+        let dictionary = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ($0, Loadable<Int, Never>(value: $0)) })
+        let dictionaryHit = Measured(name: "Dictionary<Int, Loadable> lookup, 10,000 keys (scale)", iterations: n) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= dictionary[order[i & 4_095]]?.value ?? 0 }
+            return sum
+        }
         let results = await Harness.compare(
-            group: "8", baseline: baseline, cases: [(smallHit, 2), (largeHit, 2)], budget: budget)
+            group: "8", baseline: baseline, cases: [(smallHit, 2), (largeHit, 2), (dictionaryHit, nil)], budget: budget)
         withExtendedLifetime((smallSubscriptions, largeSubscriptions)) {}
         return results
     }

@@ -37,7 +37,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
 
         @usableFromInline
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            switch action {
+            state.beginChanges()
+            return switch action {
             case .cache(let action): cache.reduce(into: &state, action: action).map(Action.cache)
             case .run(let effect): effect
             }
@@ -50,6 +51,23 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
     @usableFromInline let _store: Store<State, Action>
     private let clock: ElapsedClock
     private let staleAfter: Duration
+
+    // Observation per key: a read of `cache[7]` registers the key path of
+    // 7's position in the state (positions stay put while a key is cached),
+    // and after each action the positions it changed are announced, so a
+    // change to 8 does not re-render a view showing 7. The store's own
+    // whole-state observation still covers `count`, `users(of:)` and the rest.
+    @usableFromInline let _registrar = ObservationRegistrar()
+    /// One key path per position, built when a key there is first read and
+    /// never replaced. Unretained, so a read does not retain and release
+    /// one: `keyPathOwners` holds each as long as the cache lives. No dynamic
+    /// exclusivity check, a run-time call on every read otherwise: the cache
+    /// is `@MainActor`, and each access is a single read or write that calls
+    /// out to nothing while it is open.
+    @exclusivity(unchecked) @usableFromInline var _keyPaths: [Unmanaged<KeyPath<Cache, Void>>?] = []
+    private var keyPathOwners: [KeyPath<Cache, Void>] = []
+    /// What a read of a key that is not cached registers: told when any key is added.
+    @usableFromInline let _addedKeyPath: KeyPath<Cache, Void>
 
     /// Creates an empty cache that loads each key with `operation`.
     ///
@@ -75,18 +93,78 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
         self.staleAfter = staleAfter
         let reducer = Inner(
             clock: clock, staleAfter: staleAfter, collectAfter: collectAfter, capacity: capacity, operation: operation)
-        _store = Store(initialState: State(), reducer: Feature(cache: reducer))
+        var state = State()
+        state._changes = CacheChanges()
+        _store = Store(initialState: state, reducer: Feature(cache: reducer))
+        _addedKeyPath = \Cache.addedKey
+        _store.observeTransitions { [weak self] transition in
+            if let changes = transition.state._changes { self?.announce(changes) }
+        }
     }
 
     /// The loadable cached for `key`, or `nil` if nothing is. Reading it
-    /// registers an observation dependency.
+    /// registers an observation dependency on `key` alone: it is told when
+    /// an action changes that key's entry, adds it or removes it, and not
+    /// when it changes another key's — told once the action has run, so an
+    /// observer already reads the new value. A read of a key that is not
+    /// cached is told when any key is added.
     @inlinable
     public subscript(key: Key) -> Loadable<Value, Failure>? {
-        // What `Store.state` does, without copying the whole cache state out
-        // of the store first: register the read, then look the key up in place.
-        _store._isPossiblyObserved = true
-        _store._registrar.access(_store, keyPath: _store._stateKeyPath)
-        return _store._currentState.loadable(for: key)
+        // One probe of the state's index, then the loadable read in place:
+        // no copy of the cache state or of the entry.
+        guard let position = _store._currentState.position(of: key) else {
+            _registrar.access(self, keyPath: _addedKeyPath)
+            return nil
+        }
+        if position < _keyPaths.count, let keyPath = _keyPaths[position] {
+            Cache._access(keyPath, of: self, in: _registrar)
+        } else {
+            _registrar.access(self, keyPath: makeKeyPath(at: position))
+        }
+        return _store._currentState._values[position].fresh._loadable
+    }
+
+    /// Registers a read of `keyPath` without retaining it. Nonisolated so
+    /// that the closure is too: a main-actor closure handed to the standard
+    /// library gets a run-time executor check that cost more than the read.
+    @inlinable
+    nonisolated static func _access(
+        _ keyPath: Unmanaged<KeyPath<Cache, Void>>, of cache: Cache, in registrar: ObservationRegistrar
+    ) {
+        keyPath._withUnsafeGuaranteedRef { registrar.access(cache, keyPath: $0) }
+    }
+
+    /// Builds and keeps the key path of `position`: once per position, as
+    /// building a generic class's key path costs far more than a read.
+    @usableFromInline
+    func makeKeyPath(at position: Int) -> KeyPath<Cache, Void> {
+        if position >= _keyPaths.count {
+            _keyPaths.append(contentsOf: repeatElement(nil, count: position + 1 - _keyPaths.count))
+        }
+        let keyPath = \Cache.[observing: position]
+        keyPathOwners.append(keyPath)
+        _keyPaths[position] = Unmanaged.passUnretained(keyPath)
+        return keyPath
+    }
+
+    /// What the per-key key paths point at; only their identity matters.
+    subscript(observing position: Int) -> Void { () }
+    var addedKey: Void { () }
+
+    /// Tells the observers of every position the last action changed. After
+    /// the change, not before: which keys an action changes is known only
+    /// once the reducer has run. A position no key path was built for has
+    /// never been read, so nobody observes it.
+    private func announce(_ changes: CacheChanges) {
+        if changes._addedKey {
+            _registrar.willSet(self, keyPath: _addedKeyPath)
+            _registrar.didSet(self, keyPath: _addedKeyPath)
+        }
+        for position in changes._positions where position < _keyPaths.count {
+            guard let keyPath = _keyPaths[position]?.takeUnretainedValue() else { continue }
+            _registrar.willSet(self, keyPath: keyPath)
+            _registrar.didSet(self, keyPath: keyPath)
+        }
     }
 
     /// How many keys are cached.

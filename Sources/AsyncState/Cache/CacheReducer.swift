@@ -70,8 +70,11 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable & Sendable
         case .subscribe(let key, let now):
             let isNew = state.addUser(key)
             let evicted = isNew ? state.evict(toFit: capacity) : []
-            let start =
-                state.update(key) { fresh, _ in
+            // A read, not an `update`: subscribing changes no loadable, so
+            // observers of this key are not told.
+            let start: Effect<Action> =
+                state[key].map { entry in
+                    let fresh = entry.fresh
                     if let id = fresh.inFlightID, !fresh.isOvertaken(id) { return Effect<Action>(.joinLoad(id)) }
                     return fresh.isStale(maxAge: staleAfter, at: now) ? load(key) : .none
                 } ?? .none
@@ -101,12 +104,9 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable & Sendable
             let keys = state.keys.filter(isIncluded)
             return .merge(keys.map { reduce(into: &state, action: .entry($0, .invalidate)) })
         case .refetchStale(let now):
-            var effects: [Effect<Action>] = []
-            for key in Array(state.keys) {
-                let effect = state.update(key) { fresh, users in
-                    users > 0 ? fresh.refetchIfStale(maxAge: staleAfter, at: now) { load(key) } : .none
-                }
-                if let effect { effects.append(effect) }
+            // Reads: a refetch changes nothing until its load starts.
+            let effects = state.entries.map { key, entry in
+                entry.users > 0 ? entry.fresh.refetchIfStale(maxAge: staleAfter, at: now) { load(key) } : .none
             }
             return .merge(effects)
         case .refetch(let key):

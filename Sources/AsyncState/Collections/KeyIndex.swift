@@ -78,6 +78,68 @@ struct KeyIndex: Sendable {
         return slot
     }
 
+    // MARK: Positions that stay put
+    // For storage that frees a removed key's position for reuse instead of
+    // moving the keys after it (``CacheState``): insertion at any position,
+    // and removal in O(1) on average.
+
+    /// Records that `key`, not yet present, now sits at `position` of `keys`
+    /// (which already holds it), when `count` keys are present with it;
+    /// grows the table first if it would pass half full.
+    @usableFromInline
+    mutating func insert<Key: Hashable>(_ key: Key, at position: Int, in keys: [Key], count: Int) {
+        if count * 2 > _slots.count { grow(toHold: count, in: keys) }
+        _slots[emptySlot(for: key)] = position + 1
+    }
+
+    /// Rebuilds the table with room for `count` keys from the positions it
+    /// holds, so positions free in `keys` (holding stale keys) stay out of it.
+    mutating func grow<Key: Hashable>(toHold count: Int, in keys: [Key]) {
+        var slotCount = KeyIndex.minimumSlotCount
+        while slotCount < count * 2 { slotCount *= 2 }
+        var grown = KeyIndex()
+        grown._slots = Array(repeating: 0, count: slotCount)
+        grown._shift = UInt64(64 - slotCount.trailingZeroBitCount)
+        grown._seed = _slots.isEmpty ? keyHashSeed : _seed
+        for entry in _slots where entry != 0 {
+            grown._slots[grown.emptySlot(for: keys[entry - 1])] = entry
+        }
+        self = grown
+    }
+
+    /// Forgets `key` and returns its position in `keys`, or `nil` when it is
+    /// not there. The keys after it in its run of occupied slots move back
+    /// into the gap when their probe sequence allows, so every lookup still
+    /// ends at an empty slot and the table needs no tombstones.
+    @usableFromInline
+    mutating func remove<Key: Hashable>(_ key: Key, in keys: [Key]) -> Int? {
+        if _slots.isEmpty { return nil }
+        let mask = _slots.count - 1
+        var gap = homeSlot(for: key)
+        while true {
+            let entry = _slots[gap]
+            if entry == 0 { return nil }
+            if keys[entry - 1] == key { break }
+            gap = (gap + 1) & mask
+        }
+        let position = _slots[gap] - 1
+        _slots[gap] = 0
+        var slot = gap
+        while true {
+            slot = (slot + 1) & mask
+            let entry = _slots[slot]
+            if entry == 0 { return position }
+            // This key may fill the gap only if the gap lies on its probe
+            // sequence: from its home slot to where it sits, cyclically.
+            let home = homeSlot(for: keys[entry - 1])
+            if (slot - home) & mask >= (slot - gap) & mask {
+                _slots[gap] = entry
+                _slots[slot] = 0
+                gap = slot
+            }
+        }
+    }
+
     /// How many slots the lookup of each key visits, longest first — for tests
     /// that check the hash spreads awkward key sets.
     func probeLengths<Key: Hashable>(of keys: [Key]) -> [Int] {

@@ -102,7 +102,7 @@ struct FreshnessGuideTests {
         await settle { api.gates.count == 1 }
         api.gates[0].open(with: User(name: "Lee"))
         await chat.loaded()
-        #expect(users[7]?.value == User(name: "Lee")) // observable, like a store's state
+        #expect(users[7]?.value == User(name: "Lee")) // observable per key: user 8 changing does not re-render it
         #expect(users.invalidate(where: { $0 < 100 }) == 1) // stale; entries in use reload
         await settle { api.gates.count == 2 }
         profile.cancel() // chat still holds user 7

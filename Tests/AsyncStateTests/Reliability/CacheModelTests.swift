@@ -6,7 +6,9 @@ import Testing
 /// Random subscribes, unsubscribes, collection timers and evictions on the
 /// cache's pure bookkeeping (``CacheState``), checked against a plain model:
 /// users per key, entries kept while used, the longest-unused entry evicted
-/// first, a stale timer ignored, and the eviction queue kept proportional.
+/// first, a stale timer ignored, and the eviction queue kept proportional —
+/// and its storage: every cached key found at its position, which it keeps
+/// while cached, and every free position listed once.
 @Suite("Reliability: randomized cache bookkeeping check")
 struct CacheModelTests {
     typealias State = CacheState<Int, Int, TestError, TestClock.Instant>
@@ -33,6 +35,8 @@ struct CacheModelTests {
         var users: [Int: Int] = [:]
         /// Unused keys, the longest unused first, with their idle tokens.
         var idle: [(key: Int, token: UInt64)] = []
+        /// Where each cached key was first found; it must not move.
+        var positions: [Int: Int] = [:]
         let capacity = Int.random(in: 0...6, using: &random)
         for _ in 0..<Int.random(in: 1...60, using: &random) {
             let key = Int.random(in: 0..<8, using: &random)
@@ -79,7 +83,49 @@ struct CacheModelTests {
                 return "entries \(state) differ from the model \(users)"
             }
             guard state._idle.count <= 2 * state.count + state._idleHead + 65 else { return "the idle queue grew to \(state._idle.count)" }
+            positions = positions.filter { users[$0.key] != nil } // evicted or collected: may come back elsewhere
+            // The key this step used, every step; every key at the end.
+            if let problem = positionProblem(key, in: state, isCached: users[key] != nil, positions: &positions) { return problem }
         }
+        return storageProblem(state, keys: Array(users.keys), positions: &positions)
+    }
+
+    /// Checks that `key` is found exactly when cached, at a position holding
+    /// it, and at the position it had when first found.
+    static func positionProblem(_ key: Int, in state: State, isCached: Bool, positions: inout [Int: Int]) -> String? {
+        let position = state.position(of: key)
+        guard (position != nil) == isCached else { return "\(key) found at \(String(describing: position))" }
+        guard let position else {
+            positions[key] = nil
+            return nil
+        }
+        guard state._keys[position] == key, state._values[position]._isCached else { return "\(key) at a free position" }
+        guard positions[key, default: position] == position else { return "\(key) moved to \(position)" }
+        positions[key] = position
         return nil
+    }
+
+    /// Checks the storage behind lookups against the keys the model caches.
+    static func storageProblem(_ state: State, keys: [Int], positions: inout [Int: Int]) -> String? {
+        for key in 0..<8 {
+            if let problem = positionProblem(key, in: state, isCached: keys.contains(key), positions: &positions) { return problem }
+        }
+        let free = Set(state._free)
+        guard free.count == state._free.count, free == Set(state._values.indices.filter { !state._values[$0]._isCached }) else {
+            return "free positions \(state._free) for \(state._values.map(\._isCached))"
+        }
+        guard Set(state.keys) == Set(keys), state.entries.count == keys.count else { return "keys \(Array(state.keys))" }
+        return nil
+    }
+
+    @Test("states caching the same keys are equal whatever the order the keys came in")
+    func equalityIgnoresPositions() {
+        var first = State()
+        var second = State()
+        for key in [1, 2, 3] { _ = first.addUser(key) }
+        for key in [3, 1, 2] { _ = second.addUser(key) }
+        #expect(first == second)
+        _ = second.addUser(2)
+        #expect(first != second)
     }
 }

@@ -1,0 +1,84 @@
+import AsyncState
+import AsyncStateControls
+import Observation
+import Testing
+
+/// Starts tracking what `read` reads; the returned flag is set on the first
+/// change announced to it.
+@MainActor
+func tracking(_ read: () -> Void) -> LockedFlag {
+    let changed = LockedFlag()
+    withObservationTracking(read) { changed.set() }
+    return changed
+}
+
+/// Observation is per key: a view showing user 7 is not re-rendered because
+/// user 8 changed.
+@Suite("Cache: observation per key")
+@MainActor
+struct CacheObservationTests {
+    /// A cache with 7 and 8 subscribed, both loaded.
+    func loaded(collectAfter: Duration = .seconds(60)) async -> (
+        Cache<Int, String, TestError>, Backend, [Int: Cache<Int, String, TestError>.Subscription]
+    ) {
+        let (cache, _, backend) = makeCache(collectAfter: collectAfter)
+        let subscriptions = [7: cache.subscribe(7), 8: cache.subscribe(8)]
+        await settle { backend.calls.count == 2 }
+        backend.answer(7, with: "Lee")
+        backend.answer(8, with: "Kim")
+        for subscription in subscriptions.values { await subscription.loaded() }
+        return (cache, backend, subscriptions)
+    }
+
+    @Test("a read of key 7 is not told when key 8 loads, settles or is invalidated; it is told when 7 does")
+    func otherKeys() async {
+        let (cache, backend, subscriptions) = await loaded()
+        let changed = tracking { _ = cache[7]?.value }
+        cache.invalidate(8) // reloads 8
+        await settle { backend.calls.count == 3 }
+        backend.answer(8, with: "Kim 2")
+        await settle { cache[8]?.value == "Kim 2" }
+        #expect(!changed.isSet)
+        cache.invalidate(7)
+        #expect(changed.isSet)
+        _ = subscriptions
+    }
+
+    @Test("another subscriber sharing key 7's value changes nothing a reader of 7 sees")
+    func secondSubscriber() async {
+        let (cache, backend, subscriptions) = await loaded()
+        let changed = tracking { _ = cache[7] }
+        let another = cache.subscribe(7) // fresh: shares the value, starts no load
+        #expect(backend.calls.count == 2)
+        #expect(!changed.isSet)
+        _ = (subscriptions, another)
+    }
+
+    @Test("a read of a key that is not cached is told when it is added")
+    func added() async {
+        let (cache, _, subscriptions) = await loaded()
+        let changed = tracking { _ = cache[9] }
+        #expect(!changed.isSet)
+        let nine = cache.subscribe(9)
+        #expect(changed.isSet)
+        _ = (subscriptions, nine)
+    }
+
+    @Test("a read of a key is told when its entry is collected, and a key that takes its place is observed on its own")
+    func collectedAndReplaced() async {
+        let (cache, backend, subscriptions) = await loaded(collectAfter: .zero)
+        let changed = tracking { _ = cache[7] }
+        subscriptions[7]?.cancel() // collected at once
+        #expect(cache[7] == nil)
+        #expect(changed.isSet)
+        let nine = cache.subscribe(9) // reuses 7's place in the storage
+        await settle { backend.calls.count == 3 }
+        let nineChanged = tracking { _ = cache[9] }
+        cache.invalidate(8)
+        #expect(!nineChanged.isSet)
+        backend.answer(9, with: "Ada")
+        await nine.loaded()
+        #expect(nineChanged.isSet)
+        #expect(cache[9]?.value == "Ada")
+    }
+}
