@@ -25,7 +25,7 @@ extension AsyncValue {
     ) async where Failure: Error, Value: SendableMetatype {
         await run(
             overlap,
-            Effect.makeReportingLoad(loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+            Effect.makeReportingLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
                 await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation) }
             })
     }
@@ -41,7 +41,7 @@ extension AsyncValue {
     ) async -> Participation where Failure: Error, Value: SendableMetatype {
         await run(
             overlap,
-            Effect.makeReportingLoad(loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+            Effect.makeReportingLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
                 await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation) }
             },
             context: context)
@@ -56,7 +56,7 @@ extension AsyncValue {
     ) async where Value: SendableMetatype, Failure: Sendable {
         await run(
             overlap,
-            Effect.makeReportingLoad(loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+            Effect.makeReportingLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
                 await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation, mapError: mapError) }
             })
     }
@@ -90,7 +90,7 @@ extension AsyncValue {
         // `reload()`, and only the value calls it.
         let request = { [unowned self] (overlap: OverlapPolicy) -> Effect<Feature.Action> in
             _store._currentState.load(
-                loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
+                _loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
                 mapError: mapError)
         }
         await run(overlap, request(overlap)) { request(.latestWins) }
@@ -112,7 +112,7 @@ extension AsyncValue {
         // Built from the state when it starts, as above.
         let request = { [unowned self] (overlap: OverlapPolicy) -> Effect<Feature.Action> in
             _store._currentState.load(
-                loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
+                _loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
                 initial: initial, mapError: mapError, accumulate: accumulate)
         }
         await run(overlap, request(overlap)) { request(.latestWins) }

@@ -42,15 +42,15 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     // answers at once spent a third of its time looking up generic metadata.
     // These are the properties that path uses.
     @usableFromInline let _store: Store<Feature.State, Feature.Action>
-    /// The load `run` is starting. It takes its ID when the store schedules
-    /// it, inside `send`, because the store may run the load's work at once
-    /// (`Task.immediate`) and even end it before `send` returns.
-    @usableFromInline var _startingLoad: SharedLoad?
-    /// The last load that started, which ``reload()`` repeats.
-    @usableFromInline var _lastRequest: (() -> Effect<Feature.Action>)?
-    /// The loads that callers still wait for, by ID; a load leaves this table
-    /// with its last action.
-    private var sharedLoads: [LoadID: SharedLoad] = [:]
+    /// The loads that callers wait for, and the one `run` is starting.
+    @usableFromInline let _loads: SharedLoads
+    /// The `embed` of every load this value starts; see `noting(_:)`.
+    @usableFromInline let _loaded: (LoadAction<Value, Failure>) -> Feature.Action
+    /// The last load that started, which ``reload()`` repeats — or, for a
+    /// load built from the state at call time, such as a stream that appends
+    /// to the value shown, `_remakeLastRequest` builds it anew from the state then.
+    @usableFromInline var _lastRequest: Effect<Feature.Action>?
+    @usableFromInline var _remakeLastRequest: (() -> Effect<Feature.Action>)?
     /// When the value settled, on the clock given to `init(clock:)`; see AsyncValue+Freshness.swift.
     var freshness: AsyncValueFreshness?
 
@@ -66,15 +66,22 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         self.init(Loadable(value: value))
     }
 
-    /// Builds the store in client code, so that its reducer is specialized too.
+    /// Builds the store and the loads' `embed` in client code, so that they
+    /// are specialized too.
     @inlinable
     convenience init(_ loadable: Loadable<Value, Failure>) {
-        self.init(store: Store(initialState: loadable, reducer: Feature()))
+        let loads = SharedLoads()
+        self.init(store: Store(initialState: loadable, reducer: Feature()), loads: loads, loaded: Self.noting(loads))
     }
 
     @usableFromInline
-    init(store: Store<Feature.State, Feature.Action>) {
+    init(
+        store: Store<Feature.State, Feature.Action>, loads: SharedLoads,
+        loaded: @escaping (LoadAction<Value, Failure>) -> Feature.Action
+    ) {
         _store = store
+        _loads = loads
+        _loaded = loaded
     }
 
     /// The full loadable: state, last value, settled state and load in flight.
@@ -158,8 +165,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// Repeats the last load, superseding one in flight. Does nothing if
     /// nothing was loaded yet.
     public func reload() async {
-        guard let lastRequest = _lastRequest else { return }
-        _ = await run(.latestWins, lastRequest())
+        guard let request = _remakeLastRequest?() ?? _lastRequest else { return }
+        _ = await run(.latestWins, request)
     }
 
     /// Cancels the load in flight for every caller, returning at once to the
@@ -211,7 +218,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async -> Participation where Failure: Error, Value: SendableMetatype {
         await run(
-            overlap, Effect.makeLoad(loaded, cancelsEarlier: overlap.cancelsEarlier, nil, operation: operation),
+            overlap, Effect.makeLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil, operation: operation),
             context: context)
     }
 
@@ -226,7 +233,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     ) async -> Participation where Value: SendableMetatype, Failure: Sendable {
         await run(
             overlap,
-            Effect.makeLoad(loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
+            Effect.makeLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
                 await LoadAction.outcome(of: id, operation, mapError: mapError)
             },
             context: context)
@@ -246,14 +253,12 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .ignored }
-        _startingLoad = load
+        _loads._starting = load
         _store.send(.load(overlap, request))
-        _startingLoad = nil
+        _loads._starting = nil
         guard load.hasStarted else { return .ignored }
-        // What `reload()` runs: this request again, or — for a request built
-        // from the state at call time, such as a stream that appends to the
-        // value shown — one built anew from the state then.
-        _lastRequest = remake ?? { request }
+        _lastRequest = request
+        _remakeLastRequest = remake
         // A load whose operation answered without suspending ended inside
         // `send`: there is nothing to wait for, so no continuation and no
         // cancellation handler.
@@ -274,7 +279,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         // Decisions read the state without registering an observation: they
         // are the value's own bookkeeping, not something a view shows.
         guard let id = _store._currentState.inFlightID else { return nil }
-        if overlap == .join, let load = sharedLoads[id], let caller = load.join() {
+        if overlap == .join, let load = _loads[id], let caller = load.join() {
             return await load.wait(for: caller, abandon: abandoning) ? .joined(context: load.context) : .left
         }
         guard overlap == .queue else { return nil }
@@ -282,14 +287,15 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         // starts when the runs before it have ended; cancelling the caller
         // removes it from the queue.
         let task = _store.send(.load(overlap, request))
-        _lastRequest = remake ?? { request }
+        _lastRequest = request
+        _remakeLastRequest = remake
         await task.finish()
         return Task.isCancelled ? .left : .started
     }
 
-    /// The `embed` of every load this value starts: wraps each load action in
-    /// the feature's action, and notes the two that decide who waits —
-    /// `.started` gives the starting load its ID, and the last action
+    /// The `embed` of every load this value starts: wraps each load action
+    /// in the feature's action, and tells `loads` of the two that decide who
+    /// waits — `.started` gives the starting load its ID, and the last action
     /// (finished, failed or cancelled; applied or dropped) releases the
     /// load's callers.
     ///
@@ -297,35 +303,21 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// the store makes `.started` when it schedules the load and processes it
     /// before that `send` returns, and makes the last action when the load's
     /// work returns and processes it at once, so a caller released here
-    /// resumes after the state has changed. And it is cheaper: an observer
-    /// is told of every action the value processes, each as a `Transition`
-    /// that copies the state.
+    /// resumes after the state has changed. And it is cheaper: an observer is
+    /// told of every action the value processes, each as a `Transition` that
+    /// copies the state. The closure holds the table of loads, not the value,
+    /// so it needs no weak reference.
     @inlinable
-    var loaded: (LoadAction<Value, Failure>) -> Feature.Action {
-        { [weak self] action in
+    static func noting(_ loads: SharedLoads) -> (LoadAction<Value, Failure>) -> Feature.Action {
+        { action in
             switch action {
-            case .started(let id): self?.began(id)
-            case .finished(let id, _), .failed(let id, _): self?.ended(id, cancelled: false)
-            case .cancelled(let id): self?.ended(id, cancelled: true)
+            case .started(let id): loads.began(id)
+            case .finished(let id, _), .failed(let id, _): loads.ended(id, cancelled: false)
+            case .cancelled(let id): loads.ended(id, cancelled: true)
             case .retrying, .progress: break
             }
             return .loaded(action)
         }
-    }
-
-    /// The store scheduled load `id`: if `run` is starting a load, this is it.
-    @usableFromInline
-    func began(_ id: LoadID) {
-        guard let starting = _startingLoad else { return }
-        starting.id = id
-        sharedLoads[id] = starting
-        _startingLoad = nil
-    }
-
-    /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
-    @usableFromInline
-    func ended(_ id: LoadID, cancelled: Bool) {
-        sharedLoads.removeValue(forKey: id)?.end(cancelled: cancelled)
     }
 
     /// Cancels load `id`, which its last caller has left.
@@ -337,7 +329,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     /// How many callers wait for the load in flight — for tests.
     package var callerCount: Int {
         guard let id = _store._currentState.inFlightID else { return 0 }
-        return sharedLoads[id]?.shares.count ?? 0
+        return _loads[id]?.shares.count ?? 0
     }
 
     /// Forgets the failure of the last settled load, so cancelling a load in

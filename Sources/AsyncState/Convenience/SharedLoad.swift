@@ -169,3 +169,42 @@ final class SharedLoad {
         for continuation in released.values { continuation.resume(returning: true) }
     }
 }
+
+/// The loads of one ``AsyncValue`` that callers still wait for, by ID, and
+/// the load the value is starting. An object of its own, apart from the
+/// generic value, so that the `embed` of the value's loads holds it strongly —
+/// no weak reference to load for every action — and reaches it without
+/// generic code.
+@usableFromInline
+@MainActor
+final class SharedLoads {
+    /// The load `run` is starting. It takes its ID when the store schedules
+    /// it, inside `send`, because the store may run the load's work at once
+    /// (`Task.immediate`) and even end it before `send` returns.
+    @usableFromInline var _starting: SharedLoad?
+    /// A load leaves this table with its last action.
+    private var loads: [LoadID: SharedLoad] = [:]
+
+    @usableFromInline
+    init() {}
+
+    /// The load `id`, while callers may wait for it.
+    subscript(id: LoadID) -> SharedLoad? {
+        loads[id]
+    }
+
+    /// The store scheduled load `id`: if a load is starting, this is it.
+    @usableFromInline
+    func began(_ id: LoadID) {
+        guard let starting = _starting else { return }
+        starting.id = id
+        loads[id] = starting
+        _starting = nil
+    }
+
+    /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
+    @usableFromInline
+    func ended(_ id: LoadID, cancelled: Bool) {
+        loads.removeValue(forKey: id)?.end(cancelled: cancelled)
+    }
+}
