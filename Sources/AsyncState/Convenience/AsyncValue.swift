@@ -117,7 +117,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
-        await load(overlap: overlap, context: nil, operation)
+        // Straight to `run`: every async layer on the way costs an executor check.
+        await run(overlap, Effect.makeLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil, operation: operation))
     }
 
     /// Loads with `operation`, whose untyped errors become ``AnyError``.
@@ -126,7 +127,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError, Value: SendableMetatype {
-        await load(overlap: overlap, context: nil, mapError: AnyError.init, operation)
+        await run(overlap, Self.request(overlap, _loaded, mapError: AnyError.init, operation))
     }
 
     /// Loads with `operation`, turning its errors into `Failure` with `mapError`.
@@ -136,7 +137,7 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         mapError: @escaping @MainActor (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Value: SendableMetatype, Failure: Sendable {
-        await load(overlap: overlap, context: nil, mapError: mapError, operation)
+        await run(overlap, Self.request(overlap, _loaded, mapError: mapError, operation))
     }
 
     /// Loads only if the last load has not succeeded: does nothing after a
@@ -210,7 +211,6 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     }
 
     /// Loads with a typed `operation`, attaching `context` for callers that join.
-    @inlinable
     @discardableResult
     func load(
         overlap: OverlapPolicy,
@@ -223,7 +223,6 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     }
 
     /// Loads with an untyped `operation`, attaching `context` for callers that join.
-    @inlinable
     @discardableResult
     func load(
         overlap: OverlapPolicy,
@@ -231,12 +230,20 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
         mapError: @escaping @MainActor (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async -> Participation where Value: SendableMetatype, Failure: Sendable {
-        await run(
-            overlap,
-            Effect.makeLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
-                await LoadAction.outcome(of: id, operation, mapError: mapError)
-            },
-            context: context)
+        await run(overlap, Self.request(overlap, _loaded, mapError: mapError, operation), context: context)
+    }
+
+    /// The load of an untyped `operation`, whose errors `mapError` turns into `Failure`.
+    @inlinable
+    static func request(
+        _ overlap: OverlapPolicy,
+        _ loaded: @escaping (LoadAction<Value, Failure>) -> Feature.Action,
+        mapError: @escaping @MainActor (any Error) -> Failure,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) -> Effect<Feature.Action> where Value: SendableMetatype, Failure: Sendable {
+        Effect.makeLoad(loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id in
+            await LoadAction.outcome(of: id, operation, mapError: mapError)
+        }
     }
 
     /// Joins the load in flight (for `.join`) or sends `request`, then waits as

@@ -73,7 +73,7 @@ package struct LoadShares: Equatable, Sendable {
     /// The load has ended: every caller is released.
     package mutating func end() {
         phase = .ended
-        departed.removeAll()
+        if !departed.isEmpty { departed = [] }
     }
 }
 
@@ -91,17 +91,25 @@ package struct LoadShares: Equatable, Sendable {
 @usableFromInline
 @MainActor
 final class SharedLoad {
+    // The mutable properties opt out of dynamic exclusivity checks, which
+    // cost a tenth of a load that answers at once. Safe because: the object
+    // is `@MainActor`, so no two threads ever access them; and on the main
+    // thread no access overlaps another — each is a single read or write, or
+    // a mutation of a value (`LoadShares`, a dictionary) that calls out to
+    // nothing. Continuations are resumed only after `waiters` was read or
+    // changed, and resuming one runs no code here.
+
     /// The load's ID, given when the store schedules it.
-    var id: LoadID?
+    @exclusivity(unchecked) var id: LoadID?
     /// Whether the load's last action was `.cancelled`: a caller that waited
     /// to the end of a cancelled load did not see it finish or fail.
-    private var endedCancelled = false
+    @exclusivity(unchecked) private var endedCancelled = false
     /// What the caller that started the load attached to it, for callers that
     /// join: ``OperationTracker`` keeps the run's result there.
     let context: AnyObject?
-    private(set) var shares = LoadShares()
+    @exclusivity(unchecked) private(set) var shares = LoadShares()
     /// Resumed with `true` when the load ends, `false` when the caller leaves.
-    private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    @exclusivity(unchecked) private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
 
     @usableFromInline
     init(context: AnyObject?) {
@@ -178,19 +186,30 @@ final class SharedLoad {
 @usableFromInline
 @MainActor
 final class SharedLoads {
+    // Unchecked exclusivity, as in `SharedLoad` and for the same reasons:
+    // main-actor only, and each access a single read, write or dictionary
+    // operation that calls out to nothing.
+
     /// The load `run` is starting. It takes its ID when the store schedules
     /// it, inside `send`, because the store may run the load's work at once
     /// (`Task.immediate`) and even end it before `send` returns.
-    @usableFromInline var _starting: SharedLoad?
-    /// A load leaves this table with its last action.
-    private var loads: [LoadID: SharedLoad] = [:]
+    @exclusivity(unchecked) @usableFromInline var _starting: SharedLoad?
+    /// The load that began last, while it runs. Kept apart from `older` so
+    /// that a value with one load at a time — the everyday case — hashes
+    /// nothing.
+    @exclusivity(unchecked) private var newest: SharedLoad?
+    /// The other loads that still run, by ID: superseded loads whose callers
+    /// still wait for them (``OverlapPolicy/latestWins(cancellingEarlier:)``
+    /// with `false`). A load leaves with its last action.
+    @exclusivity(unchecked) private var older: [LoadID: SharedLoad] = [:]
 
     @usableFromInline
     init() {}
 
     /// The load `id`, while callers may wait for it.
     subscript(id: LoadID) -> SharedLoad? {
-        loads[id]
+        if let newest, newest.id == id { return newest }
+        return older.isEmpty ? nil : older[id]
     }
 
     /// The store scheduled load `id`: if a load is starting, this is it.
@@ -198,13 +217,21 @@ final class SharedLoads {
     func began(_ id: LoadID) {
         guard let starting = _starting else { return }
         starting.id = id
-        loads[id] = starting
+        if let previous = newest, let previousID = previous.id { older[previousID] = previous }
+        newest = starting
         _starting = nil
     }
 
     /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
     @usableFromInline
     func ended(_ id: LoadID, cancelled: Bool) {
-        loads.removeValue(forKey: id)?.end(cancelled: cancelled)
+        let load: SharedLoad?
+        if let newest, newest.id == id {
+            load = newest
+            self.newest = nil
+        } else {
+            load = older.isEmpty ? nil : older.removeValue(forKey: id)
+        }
+        load?.end(cancelled: cancelled)
     }
 }
