@@ -4,10 +4,10 @@
 extension AsyncValue {
     /// Why the load in flight runs — first load, refresh, retry after a
     /// failure — and which attempt it is on; `nil` when settled.
-    public var activity: LoadActivity<Failure>? { store.state.activity }
+    public var activity: LoadActivity<Failure>? { _store.state.activity }
 
     /// The partial value streamed by the load in flight, or `nil`.
-    public var partialValue: Value? { store.state.partialValue }
+    public var partialValue: Value? { _store.state.partialValue }
 
     /// Loads with `operation`, trying again after a failed attempt as `retry`
     /// says; returns once the load has settled, been superseded, or been
@@ -25,7 +25,7 @@ extension AsyncValue {
     ) async where Failure: Error, Value: SendableMetatype {
         await run(
             overlap,
-            Effect.makeReportingLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+            Effect.makeReportingLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
                 await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation) }
             })
     }
@@ -41,7 +41,7 @@ extension AsyncValue {
     ) async -> Participation where Failure: Error, Value: SendableMetatype {
         await run(
             overlap,
-            Effect.makeReportingLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+            Effect.makeReportingLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
                 await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation) }
             },
             context: context)
@@ -56,7 +56,7 @@ extension AsyncValue {
     ) async where Value: SendableMetatype, Failure: Sendable {
         await run(
             overlap,
-            Effect.makeReportingLoad(Feature.Action.loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
+            Effect.makeReportingLoad(_loaded, cancelsEarlier: overlap.cancelsEarlier, nil) { id, report in
                 await retry.run(id, report: report) { await LoadAction.outcome(of: id, operation, mapError: mapError) }
             })
     }
@@ -89,8 +89,8 @@ extension AsyncValue {
         // shown then (`.append`). Unowned: the value keeps this closure for
         // `reload()`, and only the value calls it.
         let request = { [unowned self] (overlap: OverlapPolicy) -> Effect<Feature.Action> in
-            store._currentState.load(
-                Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
+            _store._currentState.load(
+                _loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
                 mapError: mapError)
         }
         await run(overlap, request(overlap)) { request(.latestWins) }
@@ -111,8 +111,8 @@ extension AsyncValue {
     ) async where Value: SendableMetatype & Sendable, Failure: Sendable {
         // Built from the state when it starts, as above.
         let request = { [unowned self] (overlap: OverlapPolicy) -> Effect<Feature.Action> in
-            store._currentState.load(
-                Feature.Action.loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
+            _store._currentState.load(
+                _loaded, overlap: overlap, stream: stream, mode: mode, retry: retry, timeout: timeout,
                 initial: initial, mapError: mapError, accumulate: accumulate)
         }
         await run(overlap, request(overlap)) { request(.latestWins) }

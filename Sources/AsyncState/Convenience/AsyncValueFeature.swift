@@ -1,9 +1,14 @@
 /// The reducer behind ``AsyncValue``: a ``Loadable`` driven by requests that
 /// carry their own load effect, so `AsyncValue` shares the runtime's single
 /// code path for generations and stale drops.
+///
+/// Inlinable, like the store's runner, so ``AsyncValue`` builds its store in
+/// client code with this reducer specialized.
+@usableFromInline
 struct AsyncValueFeature<Value: Equatable, Failure: Equatable>: Reducer {
-    typealias State = Loadable<Value, Failure>
+    @usableFromInline typealias State = Loadable<Value, Failure>
 
+    @usableFromInline
     enum Action {
         case load(OverlapPolicy, Effect<Action>)
         case loaded(LoadAction<Value, Failure>)
@@ -17,8 +22,14 @@ struct AsyncValueFeature<Value: Equatable, Failure: Equatable>: Reducer {
     }
 
     /// Marks the loads waiting in a queue (``OverlapPolicy/queue``).
-    struct Queued: Hashable, Sendable {}
+    @usableFromInline
+    struct Queued: Hashable, Sendable {
+        @inlinable init() {}
+    }
 
+    @inlinable init() {}
+
+    @inlinable
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .load(let overlap, let load):
@@ -54,6 +65,7 @@ extension Loadable {
     ///
     /// - Returns: the failure forgotten, or `nil` if the settled state was not
     ///   a failure (nothing changes then).
+    @inlinable
     @discardableResult
     package mutating func clearError() -> Failure? {
         guard case .error(let failure) = _settledState else { return nil }

@@ -32,6 +32,8 @@ public protocol AsyncValueStore: AnyObject {
     var asyncValue: AsyncValue<Value, Failure> { get }
 }
 
+// The loads are `@inlinable`, like `AsyncValue`'s own, so a store's `load`
+// is specialized for its `Value` and `Failure` too.
 extension AsyncValueStore {
     /// The current state, as an ``AsyncState/AsyncState``.
     public var state: AsyncState<Value, Failure> { asyncValue.state }
@@ -47,6 +49,7 @@ extension AsyncValueStore {
 
     /// Loads with `operation`, which throws `Failure` itself, and returns once
     /// the load has settled, been superseded, or been cancelled.
+    @inlinable
     public func load(
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
@@ -55,6 +58,7 @@ extension AsyncValueStore {
     }
 
     /// Loads with `operation`, whose untyped errors become ``AnyError``.
+    @inlinable
     public func load(
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
@@ -63,6 +67,7 @@ extension AsyncValueStore {
     }
 
     /// Loads with `operation`, turning its errors into `Failure` with `mapError`.
+    @inlinable
     public func load(
         overlap: OverlapPolicy = .latestWins,
         mapError: @escaping @MainActor (any Error) -> Failure,
@@ -72,6 +77,7 @@ extension AsyncValueStore {
     }
 
     /// Loads only if the last load has not succeeded, joining a load in flight.
+    @inlinable
     public func loadIfNeeded(
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async where Failure: Error, Value: SendableMetatype {
@@ -79,6 +85,7 @@ extension AsyncValueStore {
     }
 
     /// Loads only if the last load has not succeeded; untyped errors become ``AnyError``.
+    @inlinable
     public func loadIfNeeded(
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError, Value: SendableMetatype {
@@ -87,6 +94,7 @@ extension AsyncValueStore {
 
     /// Loads unless the last load succeeded less than `maxAge` ago, on the clock
     /// the ``asyncValue`` was made with (`AsyncValue(clock:)`).
+    @inlinable
     public func loadIfNeeded(
         maxAge: Duration,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
@@ -96,6 +104,7 @@ extension AsyncValueStore {
 
     /// Loads unless the last load succeeded less than `maxAge` ago; untyped
     /// errors become ``AnyError``.
+    @inlinable
     public func loadIfNeeded(
         maxAge: Duration,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value

@@ -26,26 +26,46 @@ package struct LoadShares: Equatable, Sendable {
     }
 
     package private(set) var phase = Phase.running
-    /// The callers still waiting.
-    package private(set) var callers: Set<Int> = []
-    private var nextCaller = 0
+    /// How many numbers were handed out: callers are numbered 0, 1, 2, … in
+    /// the order they joined.
+    private var issued = 0
+    /// The callers that left while the load ran. The table keeps these rather
+    /// than the callers still waiting, so a load that nobody leaves — the
+    /// everyday case, one caller whose load simply ends — allocates no set.
+    private var departed: Set<Int> = []
 
     package init() {}
+
+    /// The callers still waiting.
+    package var callers: Set<Int> {
+        phase == .ended ? [] : Set(0..<issued).subtracting(departed)
+    }
+
+    /// How many callers still wait.
+    package var count: Int {
+        phase == .ended ? 0 : issued - departed.count
+    }
+
+    /// Whether `caller` still waits.
+    package func isWaiting(_ caller: Int) -> Bool {
+        phase != .ended && (0..<issued).contains(caller) && !departed.contains(caller)
+    }
 
     /// Adds a caller and returns its number, or `nil` once the load no longer
     /// takes callers (it was abandoned or has ended).
     package mutating func join() -> Int? {
         guard phase == .running else { return nil }
-        defer { nextCaller += 1 }
-        callers.insert(nextCaller)
-        return nextCaller
+        defer { issued += 1 }
+        return issued
     }
 
     /// Withdraws `caller`, and says whether the load must now be cancelled:
     /// `true` exactly when `caller` was the last one waiting for a running load.
     /// Leaving twice, or leaving with a number never handed out, changes nothing.
     package mutating func leave(_ caller: Int) -> Bool {
-        guard callers.remove(caller) != nil, phase == .running, callers.isEmpty else { return false }
+        guard isWaiting(caller) else { return false }
+        departed.insert(caller)
+        guard phase == .running, count == 0 else { return false }
         phase = .abandoned
         return true
     }
@@ -53,7 +73,7 @@ package struct LoadShares: Equatable, Sendable {
     /// The load has ended: every caller is released.
     package mutating func end() {
         phase = .ended
-        callers.removeAll()
+        if !departed.isEmpty { departed = [] }
     }
 }
 
@@ -62,67 +82,156 @@ package struct LoadShares: Equatable, Sendable {
 ///
 /// A caller waits on a continuation rather than on the load's task, so it can
 /// return the moment its own task is cancelled while the load goes on for the
-/// others. The last caller to leave asks the owner, through `abandon`, to
-/// cancel the load.
+/// others. The last caller to leave asks the owner, through the `abandon` it
+/// waited with, to cancel the load.
+///
+/// A load whose operation answers without suspending has ended before its
+/// starter would wait: it then costs this object and nothing more — no
+/// continuation, no cancellation handler, no table of callers.
+@usableFromInline
 @MainActor
 final class SharedLoad {
-    /// The load's ID, known once its `.started` action is processed.
-    var id: LoadID?
+    // The mutable properties opt out of dynamic exclusivity checks, which
+    // cost a tenth of a load that answers at once. Safe because: the object
+    // is `@MainActor`, so no two threads ever access them; and on the main
+    // thread no access overlaps another — each is a single read or write, or
+    // a mutation of a value (`LoadShares`, a dictionary) that calls out to
+    // nothing. Continuations are resumed only after `waiters` was read or
+    // changed, and resuming one runs no code here.
+
+    /// The load's ID, given when the store schedules it.
+    @exclusivity(unchecked) var id: LoadID?
     /// Whether the load's last action was `.cancelled`: a caller that waited
     /// to the end of a cancelled load did not see it finish or fail.
-    var endedCancelled = false
+    @exclusivity(unchecked) private var endedCancelled = false
     /// What the caller that started the load attached to it, for callers that
     /// join: ``OperationTracker`` keeps the run's result there.
     let context: AnyObject?
-    private(set) var shares = LoadShares()
+    @exclusivity(unchecked) private(set) var shares = LoadShares()
     /// Resumed with `true` when the load ends, `false` when the caller leaves.
-    private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
-    private let abandon: @MainActor (LoadID) -> Void
+    @exclusivity(unchecked) private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
 
-    init(context: AnyObject?, abandon: @escaping @MainActor (LoadID) -> Void) {
+    @usableFromInline
+    init(context: AnyObject?) {
         self.context = context
-        self.abandon = abandon
     }
 
+    /// Whether the store started the load (and gave it an ID).
+    @usableFromInline
+    var hasStarted: Bool { id != nil }
+
+    /// Whether the load has sent its last action.
+    @usableFromInline
+    var hasEnded: Bool { shares.phase == .ended }
+
+    /// Whether the load ended because it was cancelled for everyone.
+    @usableFromInline
+    var wasCancelled: Bool { endedCancelled }
+
     /// Adds a caller, or returns `nil` if the load no longer takes callers.
+    @usableFromInline
     func join() -> Int? {
         shares.join()
     }
 
     /// Waits until the load ends or `caller`'s task is cancelled, whichever
-    /// comes first. Returns `true` if the load ended, `false` if the caller left.
-    func wait(for caller: Int) async -> Bool {
-        await withTaskCancellationHandler {
+    /// comes first. Returns `true` if the load ended, `false` if the caller
+    /// left; the last caller to leave a running load calls `abandon`.
+    @usableFromInline
+    func wait(for caller: Int, abandon: @escaping @MainActor @Sendable (LoadID) -> Void) async -> Bool {
+        // Leaving and ending both happen on the main actor, like this check,
+        // so a caller that is no longer listed has already been released and
+        // must not wait.
+        guard shares.isWaiting(caller) else { return hasEnded }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                // Leaving and ending both happen on the main actor, like this
-                // registration, so a caller that is no longer listed has
-                // already been released and must not wait.
-                if shares.callers.contains(caller) {
+                if shares.isWaiting(caller) {
                     waiters[caller] = continuation
                 } else {
-                    continuation.resume(returning: shares.phase == .ended)
+                    continuation.resume(returning: hasEnded)
                 }
             }
         } onCancel: {
             // The handler runs on whichever thread cancelled the task; the
             // shares live on the main actor.
-            Task { @MainActor in self.leave(caller) }
+            Task { @MainActor in self.leave(caller, abandon: abandon) }
         }
     }
 
     /// Withdraws `caller`, releasing it at once; the last caller to leave a
     /// running load abandons it.
-    func leave(_ caller: Int) {
+    func leave(_ caller: Int, abandon: @MainActor (LoadID) -> Void) {
         let isLast = shares.leave(caller)
         waiters.removeValue(forKey: caller)?.resume(returning: false)
         if isLast, let id { abandon(id) }
     }
 
-    /// The load sent its last action: releases every caller still waiting.
-    func end() {
+    /// The load sent its last action, `.cancelled` if `cancelled`: releases
+    /// every caller still waiting.
+    func end(cancelled: Bool) {
+        endedCancelled = cancelled
         shares.end()
+        guard !waiters.isEmpty else { return }
         let released = waiters
         waiters = [:]
         for continuation in released.values { continuation.resume(returning: true) }
+    }
+}
+
+/// The loads of one ``AsyncValue`` that callers still wait for, by ID, and
+/// the load the value is starting. An object of its own, apart from the
+/// generic value, so that the `embed` of the value's loads holds it strongly —
+/// no weak reference to load for every action — and reaches it without
+/// generic code.
+@usableFromInline
+@MainActor
+final class SharedLoads {
+    // Unchecked exclusivity, as in `SharedLoad` and for the same reasons:
+    // main-actor only, and each access a single read, write or dictionary
+    // operation that calls out to nothing.
+
+    /// The load `run` is starting. It takes its ID when the store schedules
+    /// it, inside `send`, because the store may run the load's work at once
+    /// (`Task.immediate`) and even end it before `send` returns.
+    @exclusivity(unchecked) @usableFromInline var _starting: SharedLoad?
+    /// The load that began last, while it runs. Kept apart from `older` so
+    /// that a value with one load at a time — the everyday case — hashes
+    /// nothing.
+    @exclusivity(unchecked) private var newest: SharedLoad?
+    /// The other loads that still run, by ID: superseded loads whose callers
+    /// still wait for them (``OverlapPolicy/latestWins(cancellingEarlier:)``
+    /// with `false`). A load leaves with its last action.
+    @exclusivity(unchecked) private var older: [LoadID: SharedLoad] = [:]
+
+    @usableFromInline
+    init() {}
+
+    /// The load `id`, while callers may wait for it.
+    subscript(id: LoadID) -> SharedLoad? {
+        if let newest, newest.id == id { return newest }
+        return older.isEmpty ? nil : older[id]
+    }
+
+    /// The store scheduled load `id`: if a load is starting, this is it.
+    @usableFromInline
+    func began(_ id: LoadID) {
+        guard let starting = _starting else { return }
+        starting.id = id
+        if let previous = newest, let previousID = previous.id { older[previousID] = previous }
+        newest = starting
+        _starting = nil
+    }
+
+    /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
+    @usableFromInline
+    func ended(_ id: LoadID, cancelled: Bool) {
+        let load: SharedLoad?
+        if let newest, newest.id == id {
+            load = newest
+            self.newest = nil
+        } else {
+            load = older.isEmpty ? nil : older.removeValue(forKey: id)
+        }
+        load?.end(cancelled: cancelled)
     }
 }

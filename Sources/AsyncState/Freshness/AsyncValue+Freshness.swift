@@ -50,6 +50,7 @@ extension AsyncValue {
     /// Age is measured on the clock given to ``init(clock:)``. Without one, or
     /// with a `maxAge` of zero or less, every success counts as stale, so this
     /// loads (joining a load in flight) like `load(overlap:_:)` with `.join`.
+    @inlinable
     public func loadIfNeeded(
         maxAge: Duration,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
@@ -60,6 +61,7 @@ extension AsyncValue {
 
     /// Loads unless the last load succeeded less than `maxAge` ago; untyped
     /// errors become ``AnyError``.
+    @inlinable
     public func loadIfNeeded(
         maxAge: Duration,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value

@@ -89,6 +89,11 @@ struct SharedLoadModelTests {
                 let phase: LoadShares.Phase = ended ? .ended : cancelled ? .abandoned : .running
                 if shares.phase != phase || shares.callers != waiting {
                     problem = "\(shares.phase) with \(shares.callers.sorted()), the reference \(phase) with \(waiting.sorted())"
+                } else if shares.count != waiting.count
+                    || issued.contains(where: { shares.isWaiting($0) != waiting.contains($0) })
+                    || shares.isWaiting(issued.count) || shares.isWaiting(-1)
+                {
+                    problem = "count \(shares.count) or isWaiting disagree with the callers \(waiting.sorted())"
                 } else if !ended, cancelled != waiting.isEmpty {
                     problem = "cancelled is \(cancelled) with \(waiting.count) callers waiting"
                 }
