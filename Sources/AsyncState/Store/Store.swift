@@ -291,7 +291,10 @@ public final class Store<State, Action>: Observable {
         )
     }
 
-    @usableFromInline
+    // Inlinable, so a store with an observer (a `TestStore`, a log, an
+    // `AsyncValue` with a clock) builds its `Transition` specialized; never
+    // inlined, to keep it out of `send`'s path.
+    @inlinable
     @inline(never)
     func notifyObservers(_ action: Action, isDropped: Bool) {
         let transition = Transition(action: action, state: _currentState, isDropped: isDropped)
