@@ -268,6 +268,27 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
         /// The entry's loadable, observable like ``Cache/subscript(_:)``.
         public var loadable: Loadable<Value, Failure>? { cache?[key] }
 
+        // What a screen reads, as on an `AsyncValue`: each subscription is
+        // a handle on the one shared entry, so two screens that subscribe
+        // to a key read the same value and share its loads.
+
+        /// The entry's last value — also while it reloads and after a failure.
+        public var value: Value? { loadable?.value }
+
+        /// The failure of the entry's last settled load, or `nil`.
+        public var error: Failure? { loadable?.error }
+
+        /// Whether a load of the entry is in flight.
+        public var isLoading: Bool { loadable?.isLoading ?? false }
+
+        /// Reloads the entry for everyone who uses it: marks it stale and
+        /// loads it, after the load in flight if one started before now
+        /// (``Cache/invalidate(_:)``). Does nothing once cancelled.
+        public func reload() {
+            guard isActive else { return }
+            cache?.invalidate(key)
+        }
+
         /// Waits for the load this subscription started or joined, if any.
         /// Cancelling the waiting task does not cancel the shared load.
         public func loaded() async {

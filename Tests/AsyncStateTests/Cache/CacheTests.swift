@@ -154,3 +154,65 @@ struct CacheSharingTests {
         #expect(cache[7] == nil)
     }
 }
+
+@Suite("Cache: a subscription as a screen's handle")
+@MainActor
+struct CacheSubscriptionTests {
+    @Test("two subscriptions read the shared entry as an AsyncValue would: loading, then the value, then a failure that keeps it")
+    func readsLikeAnAsyncValue() async {
+        let (cache, _, backend) = makeCache()
+        let profile = cache.subscribe(7)
+        let chat = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        #expect(profile.isLoading && chat.isLoading)
+        #expect(profile.value == nil)
+
+        backend.answer(7, with: "Lee")
+        await profile.loaded()
+        #expect(profile.value == "Lee" && chat.value == "Lee")
+        #expect(!profile.isLoading && profile.error == nil)
+
+        chat.reload()
+        await settle { backend.calls.count == 2 }
+        #expect(profile.isLoading, "a reload by one screen is the other's too")
+        backend.calls[1].gate.fail(with: TestError.offline)
+        await settle { !profile.isLoading }
+        #expect(profile.value == "Lee" && chat.value == "Lee")
+        #expect(profile.error == .offline && chat.error == .offline)
+    }
+
+    @Test("a withObservationTracking read of a subscription's value fires when the shared load settles")
+    func observedRead() async {
+        let (cache, _, backend) = makeCache()
+        let profile = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        let fired = ChangeFlag()
+        withObservationTracking { _ = profile.value } onChange: { fired.set() }
+        #expect(!fired.isSet)
+        backend.answer(7, with: "Lee")
+        await profile.loaded()
+        #expect(fired.isSet)
+    }
+
+    @Test("a cancelled subscription reloads nothing")
+    func cancelledReload() async {
+        let (cache, _, backend) = makeCache()
+        let profile = cache.subscribe(7)
+        let chat = cache.subscribe(7)
+        await settle { backend.calls.count == 1 }
+        backend.answer(7, with: "Lee")
+        await profile.loaded()
+        profile.cancel()
+        profile.reload()
+        #expect(!cache.isInvalidated(7))
+        #expect(backend.calls.count == 1)
+        _ = chat
+    }
+}
+
+/// Set by an observation's `onChange`, which may run on any thread.
+final class ChangeFlag: Sendable {
+    private let value = LockedValue(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
