@@ -187,7 +187,11 @@ struct CacheSubscriptionTests {
         let profile = cache.subscribe(7)
         await settle { backend.calls.count == 1 }
         let fired = ChangeFlag()
-        withObservationTracking { _ = profile.value } onChange: { fired.set() }
+        withObservationTracking {
+            _ = profile.value
+        } onChange: {
+            fired.set()
+        }
         #expect(!fired.isSet)
         backend.answer(7, with: "Lee")
         await profile.loaded()
