@@ -48,7 +48,10 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable, In
     // its own (see `_changes`).
 
     /// The key at each position; a free position keeps the key it last held
-    /// until reused, and nothing reads it.
+    /// until reused, and nothing reads it. So a collected key's value stays
+    /// alive until a new key takes its position: harmless for the integers
+    /// and strings keys usually are; a key that owns much should not be one.
+    /// An optional key would free it, at the price of an unwrap on every hit.
     @usableFromInline var _keys: [Key] = []
     /// The entry at each position; ``Entry/free`` at a free one. Not
     /// optional, so a hit reads the loadable with no unwrap: with one, the

@@ -101,8 +101,10 @@ public final class Store<State, Action>: Observable {
     /// The ``Send`` every effect gets, made on first use: one closure and one
     /// weak reference per store rather than per effect.
     @usableFromInline var _cachedSender: Send<Action>?
-    /// The weak reference to this store that its effects hold.
-    @usableFromInline let _reference = Reference()
+    /// The weak reference to this store that its effects hold, made on first
+    /// use: a store that never runs an effect (an `OperationTracker` makes one
+    /// per key) forms no weak reference at all.
+    @usableFromInline var _cachedReference: Reference?
     @usableFromInline var _loads: [LoadID: RunningLoad] = [:]
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
@@ -186,7 +188,6 @@ public final class Store<State, Action>: Observable {
         self._reducer = reduce
         self._nextLoadID = firstLoadID
         self._stateKeyPath = \Store.state
-        self._reference._store = self
     }
 
     isolated deinit {
@@ -214,6 +215,16 @@ public final class Store<State, Action>: Observable {
         let sender = Send<Action> { [reference = _reference] in reference._store?.send($0) }
         _cachedSender = sender
         return sender
+    }
+
+    /// The weak reference to this store that its effects and its `Send` share.
+    @inlinable
+    var _reference: Reference {
+        if let reference = _cachedReference { return reference }
+        let reference = Reference()
+        reference._store = self
+        _cachedReference = reference
+        return reference
     }
 
     /// How many effects are running now.
