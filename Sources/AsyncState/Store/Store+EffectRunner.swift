@@ -1,7 +1,10 @@
 // The effect runner: turns the effects a reducer returns into tasks, gives
 // each load its generation (`LoadID`), and keeps the tables that cancellation,
 // supersession and `cancellable(id:)` need. `Store.swift` is the facade; this
-// file is everything that happens after the reducer has run.
+// file is what happens after the reducer has run, with cancellation in
+// `Store+Cancellation.swift`, the weak reference effects hold in
+// `Store+Reference.swift`, and the choice of how tasks start in
+// `EffectStart.swift`.
 //
 // An effect is started in two steps. `schedule` runs while the store
 // processes the action: it gives a load its ID, queues its `.started` action,
@@ -12,23 +15,6 @@
 // at once (`Task.immediate`) or is enqueued (`Task {}`): with an enqueued task
 // too, every queued action is processed before the first effect runs, and
 // each effect runs to its first suspension before the next one starts.
-
-/// How the store starts an effect's task.
-@usableFromInline
-package enum EffectStart: Sendable, CaseIterable {
-    /// `Task.immediate` (SE-0472): the effect runs on the main actor inside the
-    /// `send` that started it, until its first suspension. An operation that
-    /// answers without suspending settles before `send` returns.
-    case immediate
-    /// `Task {}`: the effect is enqueued on the main actor and runs after the
-    /// `send` that started it has returned.
-    case enqueued
-
-    /// `immediate` where the platform has `Task.immediate`, else `enqueued`.
-    package static var preferred: EffectStart {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) { .immediate } else { .enqueued }
-    }
-}
 
 extension Store {
     /// An effect scheduled by the action being processed, launched once the
@@ -379,84 +365,6 @@ extension Store {
         if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token) {
             _effectsByCancelID[cancelID]?.remove(token)
             if _effectsByCancelID[cancelID]?.isEmpty == true { _effectsByCancelID[cancelID] = nil }
-        }
-    }
-
-    @inlinable
-    func cancelEffects(withID id: AnyHashable) {
-        guard let tokens = _effectsByCancelID[id] else { return }
-        for token in tokens { cancelEffect(token) }
-    }
-
-    /// Cancels the effect `token`, whether its task runs, is being launched
-    /// (a `send` from its own first synchronous part), or is still pending.
-    @usableFromInline
-    func cancelEffect(_ token: Int) {
-        if let task = _runningEffects[token] {
-            task.cancel()
-        } else if token == _launchingToken {
-            // The effect is running synchronously right now, inside
-            // `Task.immediate`, so it is the current task — unless its
-            // operation started a task of its own that sent from there.
-            if currentTaskHash() == _launchingTask {
-                cancelCurrentTask()
-            } else {
-                _launchState = .cancelRequested
-            }
-        } else if let index = _pending.firstIndex(where: { $0._token == token }) {
-            _pending[index]._isCancelled = true
-        }
-    }
-}
-
-/// What became of the effect being launched while `Task.immediate` ran it.
-@usableFromInline
-enum LaunchState {
-    case running
-    case ended
-    case cancelRequested
-}
-
-/// Cancels the task that is running now.
-@usableFromInline
-func cancelCurrentTask() {
-    withUnsafeCurrentTask { $0?.cancel() }
-}
-
-/// Identifies the task that is running now, for comparing it with the task
-/// being launched. A hash of the task's address: the tasks compared are both
-/// alive, so equal hashes of different tasks would need a 64-bit collision.
-@usableFromInline
-func currentTaskHash() -> Int? {
-    withUnsafeCurrentTask { $0?.hashValue }
-}
-
-extension Store {
-    /// A weak reference to a store, made once and shared by its effects and
-    /// its ``Send``: effects must not keep the store alive (releasing it
-    /// cancels them), and one shared reference costs one weak reference per
-    /// store, where a `[weak self]` capture forms and destroys one per effect.
-    @usableFromInline
-    @MainActor
-    final class Reference {
-        @usableFromInline weak var _store: Store?
-
-        @usableFromInline
-        init() {}
-
-        /// See ``Store/effectBegan(_:isCancelled:)``. Not inlined, so the
-        /// load's task frame holds only this reference.
-        @inlinable
-        @inline(never)
-        func effectBegan(_ token: Int, isCancelled: Bool) {
-            _store?.effectBegan(token, isCancelled: isCancelled)
-        }
-
-        /// See ``Store/loadEnded(_:with:token:)``.
-        @inlinable
-        @inline(never)
-        func loadEnded(_ id: LoadID, with result: Action, token: Int) {
-            _store?.loadEnded(id, with: result, token: token)
         }
     }
 }

@@ -1,0 +1,29 @@
+extension Store {
+    /// A weak reference to a store, made once and shared by its effects and
+    /// its ``Send``: effects must not keep the store alive (releasing it
+    /// cancels them), and one shared reference costs one weak reference per
+    /// store, where a `[weak self]` capture forms and destroys one per effect.
+    @usableFromInline
+    @MainActor
+    final class Reference {
+        @usableFromInline weak var _store: Store?
+
+        @usableFromInline
+        init() {}
+
+        /// See ``Store/effectBegan(_:isCancelled:)``. Not inlined, so the
+        /// load's task frame holds only this reference.
+        @inlinable
+        @inline(never)
+        func effectBegan(_ token: Int, isCancelled: Bool) {
+            _store?.effectBegan(token, isCancelled: isCancelled)
+        }
+
+        /// See ``Store/loadEnded(_:with:token:)``.
+        @inlinable
+        @inline(never)
+        func loadEnded(_ id: LoadID, with result: Action, token: Int) {
+            _store?.loadEnded(id, with: result, token: token)
+        }
+    }
+}
