@@ -21,6 +21,14 @@
 /// | ``firstWins`` | runs and settles the state | ignored |
 /// | ``join`` | runs and settles the state | waits for the earlier one |
 /// | ``queue`` | runs and settles the state | runs after it, and after every start queued before it (FIFO) |
+///
+/// Policies mixed on one resource keep these rules start by start. A queued
+/// run waits for the load it was queued behind to end, however that load
+/// ends, and is a new load when it starts: so a ``latestWins`` start made
+/// while runs wait in the queue supersedes the load in flight at once, and
+/// is itself superseded by the first queued run, which then starts last and
+/// wins. Cancel the queued runs (their cancel ID, or `AsyncValue.cancel()`)
+/// to let the newer start stand.
 public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {

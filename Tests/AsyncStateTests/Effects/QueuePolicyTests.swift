@@ -8,6 +8,8 @@ struct QueuedSaves: Reducer {
     struct State: Equatable { var save = Loadable<Int, TestError>() }
     enum Action {
         case save(Int, Gate<Int>)
+        /// A start of the same resource under `.latestWins`, logged as its number.
+        case refresh(Int, Gate<Int>)
         case cancelTapped
         case saved(LoadAction<Int, TestError>)
     }
@@ -23,6 +25,12 @@ struct QueuedSaves: Reducer {
                 do { return try await gate.wait() } catch { throw .offline }
             }
             .cancellable(id: "save")
+        case .refresh(let number, let gate):
+            let log = log
+            return state.save.load(Action.saved, overlap: .latestWins) { () async throws(TestError) in
+                log.withLock { $0.append(number) }
+                do { return try await gate.wait() } catch { throw .offline }
+            }
         case .cancelTapped:
             return .cancel(id: "save")
         case .saved(let load):
@@ -181,5 +189,31 @@ struct QueuePolicyTests {
         #expect(results == [1, 2, 3])
         #expect(log.current == [0, 1, 2, 3])
         #expect(tracker.waitingCount("save") == 0)
+    }
+
+    @Test(
+        "a latestWins start while runs wait in the queue starts at once and supersedes the load in flight; the queued run still starts after that load ends, and, started last, it wins"
+    )
+    func latestWinsBesideAQueue() async {
+        let log = LockedValue<[Int]>([])
+        let store = Store(initialState: QueuedSaves.State(), reducer: QueuedSaves(log: log))
+        let first = Gate<Int>(), queued = Gate<Int>(), refresh = Gate<Int>()
+        let one = store.send(.save(1, first))
+        let two = store.send(.save(2, queued))
+        await first.waitForArrivals()
+        let three = store.send(.refresh(3, refresh))
+        await refresh.waitForArrivals()
+        #expect(first.observedCancellation, "the refresh cancelled the load in flight")
+        await one.finish()
+        await queued.waitForArrivals()
+        #expect(log.current == [1, 3, 2], "the queued save started once the load before it ended")
+        #expect(store.save.inFlightID == LoadID(3), "the queued save is the newest load")
+        refresh.open(with: 30)
+        await three.finish()
+        #expect(store.save.value == nil, "the refresh, overtaken by the queued save, is dropped")
+        queued.open(with: 20)
+        await two.finish()
+        #expect(store.save.state == .success(value: 20))
+        #expect(store.runningEffectCount == 0)
     }
 }
