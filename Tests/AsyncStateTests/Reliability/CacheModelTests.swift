@@ -16,17 +16,8 @@ struct CacheModelTests {
     @Test("20,000 random sequences agree with the model")
     func randomSequences() async {
         let run = RandomizedRun(defaultCount: 20_000)
-        let seed = run.seed, count = run.count
-        var slice = TimeSlice()
-        for sequence in 0..<count {
-            await slice.yieldIfSpent()
-            let sequenceSeed = seed &+ UInt64(sequence)
-            if let problem = Self.play(seed: sequenceSeed) {
-                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
-                return
-            }
-        }
-        print("randomized cache check: \(count) sequences, seed \(seed)")
+        guard await run.playSequences({ Self.play(seed: $0) }) else { return }
+        print("randomized cache check: \(run.count) sequences, seed \(run.seed)")
     }
 
     static func play(seed: UInt64) -> String? {

@@ -36,23 +36,17 @@ struct FreshnessModelTests {
     @Test("100,000 random sequences keep the freshness rules")
     func randomSequences() async {
         let run = RandomizedRun(defaultCount: 100_000)
-        let seed = run.seed, count = run.count
         var steps = 0
         var followUps = 0
-        var slice = TimeSlice()
-        for sequence in 0..<count {
-            await slice.yieldIfSpent()
-            let sequenceSeed = seed &+ UInt64(sequence)
-            if Self.play(seed: sequenceSeed, steps: &steps, followUps: &followUps, logging: false) != nil {
-                // Replay the failing sequence with its log, which is too costly to build for every sequence.
-                let problem = Self.play(seed: sequenceSeed, steps: &steps, followUps: &followUps, logging: true) ?? "no failure on replay"
-                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
-                return
-            }
+        let passed = await run.playSequences { seed in
+            guard Self.play(seed: seed, steps: &steps, followUps: &followUps, logging: false) != nil else { return nil }
+            // Replay the failing sequence with its log, which is too costly to build for every sequence.
+            return Self.play(seed: seed, steps: &steps, followUps: &followUps, logging: true) ?? "no failure on replay"
         }
-        print("randomized freshness check: \(count) sequences, \(steps) steps, \(followUps) follow-up loads, seed \(seed)")
-        #expect(count == 0 || steps > count)
-        #expect(count < 1_000 || followUps > 0)
+        guard passed else { return }
+        print("randomized freshness check: \(run.count) sequences, \(steps) steps, \(followUps) follow-up loads, seed \(run.seed)")
+        #expect(run.count == 0 || steps > run.count)
+        #expect(run.count < 1_000 || followUps > 0)
     }
 
     /// Plays one random sequence; returns what went wrong, if anything.

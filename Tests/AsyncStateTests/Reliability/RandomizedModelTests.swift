@@ -108,19 +108,10 @@ struct RandomizedModelTests {
     @Test("100,000 random sequences agree with the reference model")
     func randomSequences() async {
         let run = RandomizedRun(defaultCount: 100_000)
-        let seed = run.seed, count = run.count
         var steps = 0
-        var slice = TimeSlice()
-        for sequence in 0..<count {
-            await slice.yieldIfSpent()
-            let sequenceSeed = seed &+ UInt64(sequence)
-            if let problem = Self.play(seed: sequenceSeed, steps: &steps) {
-                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
-                return
-            }
-        }
-        print("randomized model check: \(count) sequences, \(steps) steps, seed \(seed)")
-        #expect(count == 0 || steps > count)
+        guard await run.playSequences({ Self.play(seed: $0, steps: &steps) }) else { return }
+        print("randomized model check: \(run.count) sequences, \(steps) steps, seed \(run.seed)")
+        #expect(run.count == 0 || steps > run.count)
     }
 
     /// Plays one random sequence; returns what went wrong, if anything.

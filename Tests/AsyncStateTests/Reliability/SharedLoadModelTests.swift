@@ -19,19 +19,10 @@ struct SharedLoadModelTests {
     @Test("LoadShares: 100,000 random sequences of joins, leaves and ends agree with the reference")
     func shares() async {
         let run = RandomizedRun(defaultCount: 100_000)
-        let seed = run.seed, count = run.count
         var steps = 0
-        var slice = TimeSlice()
-        for sequence in 0..<count {
-            await slice.yieldIfSpent()
-            let sequenceSeed = seed &+ UInt64(sequence)
-            if let problem = Self.playShares(seed: sequenceSeed, steps: &steps) {
-                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
-                return
-            }
-        }
-        print("shared-load bookkeeping check: \(count) sequences, \(steps) steps, seed \(seed)")
-        #expect(count == 0 || steps > count)
+        guard await run.playSequences({ Self.playShares(seed: $0, steps: &steps) }) else { return }
+        print("shared-load bookkeeping check: \(run.count) sequences, \(steps) steps, seed \(run.seed)")
+        #expect(run.count == 0 || steps > run.count)
     }
 
     /// Plays one sequence on one load: its starter joins first, as in
@@ -109,17 +100,10 @@ struct SharedLoadModelTests {
     @MainActor
     func realCallers() async {
         let run = RandomizedRun(defaultCount: 1_000)
-        let seed = run.seed, count = run.count
         var steps = 0
-        for sequence in 0..<count {
-            let sequenceSeed = seed &+ UInt64(sequence)
-            if let problem = await Self.playCallers(seed: sequenceSeed, steps: &steps) {
-                Issue.record("\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1")
-                return
-            }
-        }
-        print("shared-load caller check: \(count) sequences, \(steps) steps, seed \(seed)")
-        #expect(count == 0 || steps > count)
+        guard await run.playSequences({ await Self.playCallers(seed: $0, steps: &steps) }) else { return }
+        print("shared-load caller check: \(run.count) sequences, \(steps) steps, seed \(run.seed)")
+        #expect(run.count == 0 || steps > run.count)
     }
 
     /// One sequence against one `AsyncValue`: callers `load(overlap: .join)`

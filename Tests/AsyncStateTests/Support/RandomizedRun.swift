@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Which sequences a randomized model check plays: a seed, and how many.
 /// `ASYNCSTATE_SEED` replays a run (sequence `i` is seeded with seed + i, so
@@ -12,5 +13,30 @@ struct RandomizedRun {
         let environment = ProcessInfo.processInfo.environment
         seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         count = environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? defaultCount
+    }
+
+    /// Plays sequences 0, 1, … of this run, each with its own seed, until
+    /// `play` reports a problem; records it with how to replay that sequence
+    /// alone, and stops. Gives the thread back every few milliseconds
+    /// (``TimeSlice``) so that tests running alongside go on.
+    ///
+    /// - Returns: whether every sequence passed.
+    @discardableResult
+    nonisolated(nonsending) func playSequences(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ play: (_ seed: UInt64) async -> String?
+    ) async -> Bool {
+        var slice = TimeSlice()
+        for sequence in 0..<count {
+            await slice.yieldIfSpent()
+            let sequenceSeed = seed &+ UInt64(sequence)
+            if let problem = await play(sequenceSeed) {
+                Issue.record(
+                    Comment(rawValue: "\(problem)\nReplay with ASYNCSTATE_SEED=\(sequenceSeed) ASYNCSTATE_SEQUENCES=1"),
+                    sourceLocation: sourceLocation)
+                return false
+            }
+        }
+        return true
     }
 }
