@@ -32,7 +32,7 @@ public struct StoreTask: Hashable, Sendable {
     /// extra executor hops.
     public nonisolated(nonsending) func finish() async {
         guard !_hasEnded else { return }
-        await _waitCancellingOnCancel()
+        await waitCancellingOnCancel()
     }
 
     /// The waiting part of ``finish()``, on the main actor. Run from the
@@ -42,8 +42,7 @@ public struct StoreTask: Hashable, Sendable {
     /// `swift_task_enqueueGlobal`: 3.5 enqueues per load that suspends once,
     /// against 3 for a bare task); from here, none.
     @MainActor
-    @usableFromInline
-    func _waitCancellingOnCancel() async {
+    private func waitCancellingOnCancel() async {
         await withTaskCancellationHandler {
             for task in _tasks where task != Self._ended { await task.value }
         } onCancel: {
