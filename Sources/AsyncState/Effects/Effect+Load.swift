@@ -73,20 +73,21 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Effect {
         let embed = MainActorFunction(embed)
-        let work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action
+        let work: @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
         if let timeout {
             work = timedWork(embed, timeout, run)
         } else {
-            work = { id, _ in embed(await run(id)) }
+            work = { id, reporter in reporter.end(id, with: embed(await run(id))) }
         }
         return Effect(
             .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
     }
 
     /// A load effect whose work runs `operation`. Without a timeout the work
-    /// calls the operation directly: one closure and one async frame fewer
-    /// than going through `run`, which keeps an in-flight load's frames in
-    /// its task's first allocation slab.
+    /// calls the operation itself and ends the load in the frame where the
+    /// value arrives: no `run` closure and no `outcome` frame between them,
+    /// and no result buffer above it (see `LoadReporter`). That keeps an
+    /// in-flight load's frames in its task's first allocator slab.
     @inlinable
     static func makeLoad<Value: SendableMetatype, Failure: Error>(
         _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
@@ -104,7 +105,14 @@ extension Effect {
             .load(
                 Load(
                     cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
-                    work: { id, _ in embed(await LoadAction.outcome(of: id, operation)) })))
+                    work: { id, reporter in
+                        do throws(Failure) {
+                            let value = try await operation()
+                            reporter.end(id, with: embed(.ending(id, returning: value)))
+                        } catch {
+                            reporter.end(id, with: embed(.ending(id, throwing: error)))
+                        }
+                    })))
     }
 
     /// The work of a load with a timeout: it races a timer, so it is not worth
@@ -114,9 +122,9 @@ extension Effect {
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         _ timeout: LoadTimeout<Failure>,
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
-    ) -> @MainActor @Sendable (LoadID, Send<Action>) async -> Action {
-        { id, _ in
-            embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) })
+    ) -> @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void {
+        { id, reporter in
+            reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) }))
         }
     }
 
@@ -131,10 +139,11 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID, Send<LoadAction<Value, Failure>>) async -> LoadAction<Value, Failure>
     ) -> Effect {
         let embed = MainActorFunction(embed)
-        let work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action = { id, send in
+        let work: @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void = { id, reporter in
+            let send = reporter._send
             let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
-            guard let timeout else { return embed(await run(id, report)) }
-            return embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id, report) })
+            guard let timeout else { return reporter.end(id, with: embed(await run(id, report))) }
+            reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id, report) }))
         }
         return Effect(
             .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
@@ -152,11 +161,24 @@ extension LoadAction {
         _ operation: @MainActor () async throws(Failure) -> Value
     ) async -> LoadAction where Failure: Error {
         do throws(Failure) {
-            let value = try await operation()
-            return Task.isCancelled ? .cancelled(id) : .finished(id, value)
+            return .ending(id, returning: try await operation())
         } catch {
-            return Task.isCancelled ? .cancelled(id) : .failed(id, error)
+            return .ending(id, throwing: error)
         }
+    }
+
+    /// The action that ends load `id`, whose operation returned `value`:
+    /// `.finished`, or `.cancelled` if the task was cancelled.
+    @inlinable
+    static func ending(_ id: LoadID, returning value: Value) -> LoadAction {
+        Task.isCancelled ? .cancelled(id) : .finished(id, value)
+    }
+
+    /// The action that ends load `id`, whose operation threw `error`:
+    /// `.failed`, or `.cancelled` if the task was cancelled.
+    @inlinable
+    static func ending(_ id: LoadID, throwing error: Failure) -> LoadAction {
+        Task.isCancelled ? .cancelled(id) : .failed(id, error)
     }
 
     /// The action that ends load `id` once `operation` returns or throws an

@@ -51,16 +51,16 @@ public struct Effect<Action> {
         /// supersedes (its overlap policy).
         @usableFromInline let _cancelsEarlier: Bool
         @usableFromInline let _started: @MainActor (LoadID) -> Action
-        /// The work: told its ID and how to send the actions it reports on
-        /// the way (retries, progress); returns the action that ends it.
-        @usableFromInline let _work: @MainActor @Sendable (LoadID, Send<Action>) async -> Action
+        /// The work: told its ID and where to report the actions it sends on
+        /// the way (retries, progress) and, last, the one that ends it.
+        @usableFromInline let _work: @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
 
         @inlinable
         init(
             cancelID: AnyHashable?,
             cancelsEarlier: Bool,
             started: @escaping @MainActor (LoadID) -> Action,
-            work: @escaping @MainActor @Sendable (LoadID, Send<Action>) async -> Action
+            work: @escaping @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
         ) {
             self._cancelID = cancelID
             self._cancelsEarlier = cancelsEarlier
@@ -260,7 +260,7 @@ public struct Effect<Action> {
                     cancelID: load._cancelID,
                     cancelsEarlier: load._cancelsEarlier,
                     started: { transform(started($0)) },
-                    work: { id, send in transform(await work(id, Send { send(transform($0)) })) }
+                    work: { id, reporter in await work(id, reporter.map(transform)) }
                 ))
         case .merge(let effects):
             mapped = .merge(effects.map { $0.map(transform._body) })

@@ -192,26 +192,26 @@ extension Store {
             // The hot path, so its closure goes straight to `Task.immediate`
             // (or `Task`), written out twice: passed through a parameter, it
             // would be wrapped in a reabstraction thunk with two async frames
-            // of its own. With the frames below, an in-flight load whose
-            // operation is small stays in its task's first 1,016-byte slab.
-            // What the closure keeps in its frame across the `await` is
-            // small too: the cancel ID lives in a table, and the store is
-            // reached through its shared `_reference`, whose methods are
-            // not inlined — each `self?.` of a weak capture would keep its
-            // own temporaries in the frame, and form a weak reference per load.
+            // of its own. The closure keeps nothing in its frame across the
+            // `await`: the work ends the load itself (see `LoadReporter`), the
+            // cancel ID lives in a table, and the store is reached through its
+            // shared `_reference`, whose methods are not inlined — each
+            // `self?.` of a weak capture would keep its own temporaries in the
+            // frame, and form a weak reference per load. So an in-flight load
+            // whose operation is small stays in its task's first 1,016-byte slab.
             let work = load._work
-            let send = _sender
+            let reporter = _loadReporter
             let reference = _reference
             beginLaunch(token)
             if _effectStart == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
                 task = Task.immediate { @MainActor in
                     reference.effectBegan(token, isCancelled: isCancelled)
-                    reference.loadEnded(id, with: await work(id, send), token: token)
+                    await work(id, reporter)
                 }
             } else {
                 task = Task { @MainActor in
                     reference.effectBegan(token, isCancelled: isCancelled)
-                    reference.loadEnded(id, with: await work(id, send), token: token)
+                    await work(id, reporter)
                 }
             }
             hasEnded = endLaunch(task)
@@ -297,18 +297,20 @@ extension Store {
         if token == _launchingToken { _launchingTask = currentTaskHash() }
     }
 
-    /// A load's work returned `result`: sends it and forgets the load.
+    /// Load `id` ended with `result`: forgets the load, processes `result`,
+    /// and ends the load's effect.
     ///
-    /// Not inlined into the load's task: everything inlined into an async
-    /// closure enlarges its frame, which lives in the task's allocator, and
-    /// `send` inlined there pushed an in-flight load's frames past the task's
-    /// first slab — 1,016 bytes more per load.
+    /// Not inlined into the load's work: everything inlined into an async
+    /// closure can enlarge its frame, which lives in the task's allocator,
+    /// and `send` inlined there pushed an in-flight load's frames past the
+    /// task's first slab — 1,016 bytes more per load.
     @inlinable
     @inline(never)
-    func loadEnded(_ id: LoadID, with result: Action, token: Int) {
-        _loads[id] = nil
+    func loadEnded(_ id: LoadID, with result: Action) {
+        let load = _loads.removeValue(forKey: id)
         send(result)
-        effectEnded(token)
+        // Every load is in `_loads` from `schedule` until it ends here, once.
+        if let load { effectEnded(load._token) }
     }
 
     /// Starts `body` as `_effectStart` says.

@@ -19,11 +19,11 @@ extension Store {
             _store?.effectBegan(token, isCancelled: isCancelled)
         }
 
-        /// See ``Store/loadEnded(_:with:token:)``.
+        /// See ``Store/loadEnded(_:with:)``.
         @inlinable
         @inline(never)
-        func loadEnded(_ id: LoadID, with result: Action, token: Int) {
-            _store?.loadEnded(id, with: result, token: token)
+        func loadEnded(_ id: LoadID, with result: Action) {
+            _store?.loadEnded(id, with: result)
         }
     }
 }

@@ -105,6 +105,8 @@ public final class Store<State, Action>: Observable {
     /// use: a store that never runs an effect (an `OperationTracker` makes one
     /// per key) forms no weak reference at all.
     @usableFromInline var _cachedReference: Reference?
+    /// Where every load's work reports, made on first use (see `LoadReporter`).
+    @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
     @usableFromInline var _loads: [LoadID: RunningLoad] = [:]
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
@@ -215,6 +217,15 @@ public final class Store<State, Action>: Observable {
         let sender = Send<Action> { [reference = _reference] in reference._store?.send($0) }
         _cachedSender = sender
         return sender
+    }
+
+    /// Where loads report: the shared ``Send``, and the end of each load.
+    @inlinable
+    var _loadReporter: LoadReporter<Action> {
+        if let reporter = _cachedLoadReporter { return reporter }
+        let reporter = LoadReporter(send: _sender) { [reference = _reference] in reference.loadEnded($0, with: $1) }
+        _cachedLoadReporter = reporter
+        return reporter
     }
 
     /// The weak reference to this store that its effects and its `Send` share.
