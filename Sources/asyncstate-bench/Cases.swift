@@ -208,7 +208,18 @@ enum Cases {
             for _ in 0..<n { await store.send(.loadAfterYield).finish() }
             return store.state.item.value ?? 0
         }
-        results += await Harness.compare(group: "4", baseline: yieldingHop, cases: [(yieldingLoad, 1.1)], budget: budget)
+        let yieldingValue = Measured(name: "AsyncValue.load, operation suspends once", iterations: n) { n in
+            let value = AsyncValue<Int, Never>()
+            for i in 0..<n {
+                await value.load { () async throws(Never) in
+                    await Task.yield()
+                    return i
+                }
+            }
+            return value.value ?? 0
+        }
+        results += await Harness.compare(
+            group: "4", baseline: yieldingHop, cases: [(yieldingLoad, 1.1), (yieldingValue, 1.1)], budget: budget)
         return results
     }
 
