@@ -308,8 +308,8 @@ public final class AsyncValue<Value: Equatable, Failure: Equatable>: Observable 
     ///
     /// Noting them here rather than in a transition observer is as timely:
     /// the store makes `.started` when it schedules the load and processes it
-    /// before that `send` returns, and makes the last action when the load's
-    /// work returns and processes it at once, so a caller released here
+    /// before that `send` returns, and the load's work ends the load with the
+    /// last action, which the store processes at once, so a caller released here
     /// resumes after the state has changed. And it is cheaper: an observer is
     /// told of every action the value processes, each as a `Transition` that
     /// copies the state. The closure holds the table of loads, not the value,

@@ -10,7 +10,8 @@
 /// value arrives, nothing above that frame holds a result.
 ///
 /// A store makes one and shares it among its loads, so a load's frames hold
-/// a single reference to it.
+/// a single reference to it. A scoped feature's load gets its own, mapped
+/// from the store's (`map(_:)`): one object and two closures per load.
 @usableFromInline
 @MainActor
 final class LoadReporter<Action> {

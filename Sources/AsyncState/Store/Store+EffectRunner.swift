@@ -198,7 +198,7 @@ extension Store {
             // shared `_reference`, whose methods are not inlined — each
             // `self?.` of a weak capture would keep its own temporaries in the
             // frame, and form a weak reference per load. So an in-flight load
-            // whose operation is small stays in its task's first 1,016-byte slab.
+            // whose operation is small stays in its task's first allocator slab (984 bytes).
             let work = load._work
             let reporter = _loadReporter
             let reference = _reference
@@ -307,10 +307,15 @@ extension Store {
     @inlinable
     @inline(never)
     func loadEnded(_ id: LoadID, with result: Action) {
-        let load = _loads.removeValue(forKey: id)
+        // Every load is in `_loads` from `schedule` until it ends here, once:
+        // each work calls `LoadReporter.end` exactly once (`LoadEndTests`).
+        // A second end would be a bug in a work; it is not processed.
+        guard let load = _loads.removeValue(forKey: id) else {
+            assertionFailure("Load \(id) ended twice.")
+            return
+        }
         send(result)
-        // Every load is in `_loads` from `schedule` until it ends here, once.
-        if let load { effectEnded(load._token) }
+        effectEnded(load._token)
     }
 
     /// Starts `body` as `_effectStart` says.

@@ -6,21 +6,17 @@ import Testing
 /// Every way of building a load, each of which must end its load exactly
 /// once (the work reports its end to the store itself; see `LoadReporter`).
 enum LoadKind: String, CaseIterable, CustomTestStringConvertible {
-    case typed, untyped, timed, retried, streamed, mapped
+    case typed, untyped, timed, retried, streamed, mapped, mappedTwice
 
     var testDescription: String { rawValue }
 
     struct Failure: Error, Equatable {}
 
-    /// The load of `kind`, answering 7 — once after a yield if `suspends`.
-    /// The retried load fails its first attempt.
-    func effect(of item: Loadable<Int, Failure>, suspends: Bool) -> Effect<LoadEnds.Action> {
-        let attempts = LockedValue(0)
-        let operation: @MainActor @Sendable () async throws(Failure) -> Int = {
-            if suspends { await Task.yield() }
-            attempts.withLock { $0 += 1 }
-            return 7
-        }
+    typealias Operation = @MainActor @Sendable () async throws(Failure) -> Int
+
+    /// The load of this kind, whose value comes from `operation`. The
+    /// retried load fails its first attempt and calls `operation` on the second.
+    func effect(of item: Loadable<Int, Failure>, _ operation: @escaping Operation) -> Effect<LoadEnds.Action> {
         switch self {
         case .typed:
             return .load(LoadEnds.Action.item, operation: operation)
@@ -29,24 +25,44 @@ enum LoadKind: String, CaseIterable, CustomTestStringConvertible {
         case .timed:
             return .load(LoadEnds.Action.item, timeout: LoadTimeout(.seconds(600), failure: Failure()), operation: operation)
         case .retried:
+            let attempts = LockedValue(0)
             return .load(LoadEnds.Action.item, retry: RetryPolicy(attempts: 2)) { () async throws(Failure) in
-                let value = try await operation()
-                if attempts.current == 1 { throw Failure() }
-                return value
+                let attempt = attempts.withLock { count in
+                    count += 1
+                    return count
+                }
+                if attempt == 1 { throw Failure() }
+                return try await operation()
             }
         case .streamed:
-            return item.load(
-                LoadEnds.Action.item,
-                stream: {
-                    AsyncStream<Int> { continuation in
-                        continuation.yield(7)
-                        continuation.finish()
-                    }
-                }, mapError: { _ in Failure() })
+            return item.load(LoadEnds.Action.item, stream: { OneElement(operation) }, mapError: { _ in Failure() })
         case .mapped:
             return Effect<LoadAction<Int, Failure>>.load({ $0 }, operation: operation).map(LoadEnds.Action.item)
+        case .mappedTwice:
+            return Effect<LoadAction<Int, Failure>>.load({ $0 }, operation: operation).map(LoadEnds.Wrapped.item)
+                .map(LoadEnds.Action.wrapped)
         }
     }
+}
+
+/// A sequence of the one element `operation` returns.
+struct OneElement: AsyncSequence {
+    let operation: LoadKind.Operation
+
+    init(_ operation: @escaping LoadKind.Operation) { self.operation = operation }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var operation: LoadKind.Operation?
+
+        @MainActor
+        mutating func next() async throws(LoadKind.Failure) -> Int? {
+            guard let operation else { return nil }
+            self.operation = nil
+            return try await operation()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(operation: operation) }
 }
 
 struct LoadEnds: Reducer {
@@ -54,16 +70,34 @@ struct LoadEnds: Reducer {
         var item = Loadable<Int, LoadKind.Failure>()
     }
 
-    enum Action {
-        case load(LoadKind, suspends: Bool)
+    enum Wrapped {
         case item(LoadAction<Int, LoadKind.Failure>)
+    }
+
+    enum Action {
+        /// A load of `kind` answering 7, once after a yield if `suspends`.
+        case load(LoadKind, suspends: Bool)
+        /// A load of `kind` waiting for `gate`.
+        case loadGated(LoadKind, Gate<Int>)
+        case cancel
+        case item(LoadAction<Int, LoadKind.Failure>)
+        case wrapped(Wrapped)
     }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .load(let kind, let suspends):
-            return kind.effect(of: state.item, suspends: suspends)
-        case .item(let load):
+            return kind.effect(of: state.item) { () async throws(LoadKind.Failure) in
+                if suspends { await Task.yield() }
+                return 7
+            }
+        case .loadGated(let kind, let gate):
+            return kind.effect(of: state.item) { () async throws(LoadKind.Failure) in
+                do { return try await gate.wait() } catch { throw LoadKind.Failure() }
+            }
+        case .cancel:
+            return .cancel(load: state.item.cancel())
+        case .item(let load), .wrapped(.item(let load)):
             return state.item.reduce(load)
         }
     }
@@ -72,22 +106,51 @@ struct LoadEnds: Reducer {
 @Suite("Store: every kind of load ends exactly once")
 @MainActor
 struct LoadEndTests {
-    @Test(
-        "a load ends once, with its value, and leaves no entry behind",
-        arguments: LoadKind.allCases, [(EffectStart.immediate, false), (.immediate, true), (.enqueued, false)])
-    func endsOnce(kind: LoadKind, path: (start: EffectStart, suspends: Bool)) async {
+    /// The store, and the ending actions its loads made, in order.
+    func makeStore(_ start: EffectStart) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [String]) {
         let store = Store(initialState: LoadEnds.State(), reducer: LoadEnds())
-        store._effectStart = path.start
-        var ends = 0
+        store._effectStart = start
+        var ends: [String] = []
         store.observeTransitions { transition in
-            if case .item(let load) = transition.action, load.isEnd { ends += 1 }
+            switch transition.action {
+            case .item(let load), .wrapped(.item(let load)):
+                if load.isEnd { ends.append("\(load)") }
+            default:
+                break
+            }
         }
-        await store.send(.load(kind, suspends: path.suspends)).finish()
-        #expect(ends == 1)
-        #expect(store.item.value == 7)
+        return (store, { ends })
+    }
+
+    func expectNothingLeft(_ store: Store<LoadEnds.State, LoadEnds.Action>) {
         #expect(store.runningEffectCount == 0)
         #expect(store._loads.isEmpty)
+        #expect(store._effectsByCancelID.isEmpty)
         #expect(store._launchingToken == nil)
+    }
+
+    @Test(
+        "a load ends once, with its value, and leaves no entry behind",
+        arguments: LoadKind.allCases, [(EffectStart.immediate, false), (.immediate, true), (.enqueued, false), (.enqueued, true)])
+    func endsOnce(kind: LoadKind, path: (start: EffectStart, suspends: Bool)) async {
+        let (store, ends) = makeStore(path.start)
+        await store.send(.load(kind, suspends: path.suspends)).finish()
+        #expect(ends() == ["finished(#1, 7)"])
+        #expect(store.item.value == 7)
+        expectNothingLeft(store)
+    }
+
+    @Test("a cancelled load ends once, as cancelled, and leaves no entry behind", arguments: LoadKind.allCases, EffectStart.allCases)
+    func cancelledEndsOnce(kind: LoadKind, start: EffectStart) async {
+        let (store, ends) = makeStore(start)
+        let gate = Gate<Int>()
+        let task = store.send(.loadGated(kind, gate))
+        store.send(.cancel)
+        await task.finish()
+        gate.open(with: 1)
+        #expect(ends() == ["cancelled(#1)"])
+        #expect(store.item.state == .notLoaded)
+        expectNothingLeft(store)
     }
 }
 
