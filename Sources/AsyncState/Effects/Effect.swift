@@ -53,7 +53,11 @@ public struct Effect<Action> {
         @usableFromInline let _started: @MainActor (LoadID) -> Action
         /// The work: told its ID and where to report the actions it sends on
         /// the way (retries, progress) and, last, the one that ends it.
-        @usableFromInline let _work: @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
+        @usableFromInline let _work: Work
+
+        /// A load's work: told its ID and where to report.
+        @usableFromInline
+        typealias Work = @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
 
         @inlinable
         init(

@@ -24,7 +24,10 @@ extension Store {
         @usableFromInline
         enum Kind {
             case run(Effect<Action>.Run)
-            case load(Effect<Action>.Load, LoadID)
+            /// A load's work and ID: all its launch needs. Not the whole
+            /// `Load`, whose cancel ID and `.started` closure a pending
+            /// effect would copy and destroy for nothing.
+            case load(Effect<Action>.Load.Work, LoadID)
             case concatenate([Effect<Action>])
             /// Waits for the task of the effect with this token: a `join`.
             case join(Int)
@@ -75,7 +78,7 @@ extension Store {
             let id = _nextLoadID
             _nextLoadID = id.next
             _queue.append(load._started(id))
-            let token = enqueue(.load(load, id), cancelID: load._cancelID)
+            let token = enqueue(.load(load._work, id), cancelID: load._cancelID)
             _loads[id] = RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier)
         case .cancel(let id):
             cancelEffects(withID: id)
@@ -188,7 +191,7 @@ extension Store {
             if isCancelled { task.cancel() }
             _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
-        case .load(let load, let id):
+        case .load(let work, let id):
             // The hot path, so its closure goes straight to `Task.immediate`
             // (or `Task`), written out twice: passed through a parameter, it
             // would be wrapped in a reabstraction thunk with two async frames
@@ -199,7 +202,6 @@ extension Store {
             // `self?.` of a weak capture would keep its own temporaries in the
             // frame, and form a weak reference per load. So an in-flight load
             // whose operation is small stays in its task's first allocator slab (984 bytes).
-            let work = load._work
             let reporter = _loadReporter
             let reference = _reference
             beginLaunch(token)
