@@ -191,12 +191,33 @@ enum Cases {
             for i in 0..<n { await value.load { () async throws(Never) in i } }
             return value.value ?? 0
         }
-        var results = await Harness.compare(group: "4", baseline: hop, cases: [(load, 0.05), (asyncValue, 0.1)], budget: budget)
+        // The floor of a load that starts at once: a bare `Task.immediate`.
+        let immediateHop = Measured(name: "bare Task.immediate {} round trip (scale)", iterations: n) { n in
+            var total = 0
+            for i in 0..<n {
+                total &+= await Task.immediate { i }.value
+            }
+            return total
+        }
+        var results = await Harness.compare(
+            group: "4", baseline: hop, cases: [(immediateHop, nil), (load, 0.05), (asyncValue, 0.1)], budget: budget)
 
         let yieldingHop = Measured(name: "bare Task {} that suspends once", iterations: n) { n in
             var total = 0
             for i in 0..<n {
                 total &+= await Task {
+                    await Task.yield()
+                    return i
+                }.value
+            }
+            return total
+        }
+        // A load starts with `Task.immediate`, which costs more than `Task {}`
+        // once it suspends: this row shows by how much.
+        let yieldingImmediate = Measured(name: "bare Task.immediate {} that suspends once (scale)", iterations: n) { n in
+            var total = 0
+            for i in 0..<n {
+                total &+= await Task.immediate {
                     await Task.yield()
                     return i
                 }.value
@@ -219,7 +240,8 @@ enum Cases {
             return value.value ?? 0
         }
         results += await Harness.compare(
-            group: "4", baseline: yieldingHop, cases: [(yieldingLoad, 1.1), (yieldingValue, 1.1)], budget: budget)
+            group: "4", baseline: yieldingHop, cases: [(yieldingImmediate, nil), (yieldingLoad, 1.1), (yieldingValue, 1.1)],
+            budget: budget)
         return results
     }
 
