@@ -73,7 +73,7 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Effect {
         let embed = MainActorFunction(embed)
-        let work: @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
+        let work: Load.Work
         if let timeout {
             work = timedWork(embed, timeout, run)
         } else {
@@ -122,7 +122,7 @@ extension Effect {
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         _ timeout: LoadTimeout<Failure>,
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
-    ) -> @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void {
+    ) -> Load.Work {
         { id, reporter in
             reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) }))
         }
@@ -139,7 +139,7 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID, Send<LoadAction<Value, Failure>>) async -> LoadAction<Value, Failure>
     ) -> Effect {
         let embed = MainActorFunction(embed)
-        let work: @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void = { id, reporter in
+        let work: Load.Work = { id, reporter in
             let send = reporter._send
             let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
             guard let timeout else { return reporter.end(id, with: embed(await run(id, report))) }

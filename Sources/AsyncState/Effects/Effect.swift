@@ -64,7 +64,7 @@ public struct Effect<Action> {
             cancelID: AnyHashable?,
             cancelsEarlier: Bool,
             started: @escaping @MainActor (LoadID) -> Action,
-            work: @escaping @MainActor @Sendable (LoadID, LoadReporter<Action>) async -> Void
+            work: @escaping Work
         ) {
             self._cancelID = cancelID
             self._cancelsEarlier = cancelsEarlier

@@ -201,7 +201,8 @@ extension Store {
             // shared `_reference`, whose methods are not inlined — each
             // `self?.` of a weak capture would keep its own temporaries in the
             // frame, and form a weak reference per load. So an in-flight load
-            // whose operation is small stays in its task's first allocator slab (984 bytes).
+            // whose operation is small stays in its task's first allocator
+            // slab (984 bytes).
             let reporter = _loadReporter
             let reference = _reference
             beginLaunch(token)
