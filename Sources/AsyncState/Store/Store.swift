@@ -107,7 +107,7 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var _cachedReference: Reference?
     /// Where every load's work reports, made on first use (see `LoadReporter`).
     @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
-    @usableFromInline var _loads: [LoadID: RunningLoad] = [:]
+    @usableFromInline var _loads = RunningLoads()
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
     @usableFromInline var _pending: [PendingEffect] = []
@@ -140,18 +140,6 @@ public final class Store<State, Action>: Observable {
         init(token: Int, task: Task<Void, Never>) {
             self._token = token
             self._task = task
-        }
-    }
-
-    @usableFromInline
-    struct RunningLoad {
-        @usableFromInline let _token: Int
-        @usableFromInline let _cancelsEarlier: Bool
-
-        @inlinable
-        init(token: Int, cancelsEarlier: Bool) {
-            self._token = token
-            self._cancelsEarlier = cancelsEarlier
         }
     }
 
