@@ -48,7 +48,7 @@ struct RunningLoads {
 
     /// Enters load `id`, which is not running (a store never reuses an ID).
     @inlinable
-    mutating func insert(_ load: RunningLoad, for id: LoadID) {
+    mutating func insert(_ load: RunningLoad, forKey id: LoadID) {
         if let newestID = _newestID { _older[newestID] = _newest }
         _newestID = id
         _newest = load

@@ -79,7 +79,7 @@ extension Store {
             _nextLoadID = id.next
             _queue.append(load._started(id))
             let token = enqueue(.load(load._work, id), cancelID: load._cancelID)
-            _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), for: id)
+            _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), forKey: id)
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelLoad(let id, let newer):

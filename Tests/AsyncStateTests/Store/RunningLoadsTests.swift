@@ -19,7 +19,7 @@ struct RunningLoadsTests {
             // table both grows and empties.
             if Int.random(in: 0..<3, using: &random) == 0 || model.isEmpty {
                 let load = RunningLoad(token: Int(next) * 10, cancelsEarlier: Bool.random(using: &random))
-                loads.insert(load, for: LoadID(next))
+                loads.insert(load, forKey: LoadID(next))
                 model[LoadID(next)] = load
                 next += 1
             } else {
@@ -57,7 +57,7 @@ struct RunningLoadsTests {
     func oneAtATimeStaysInTheSlot() {
         var loads = RunningLoads()
         for raw: UInt64 in 1...100 {
-            loads.insert(RunningLoad(token: Int(raw), cancelsEarlier: true), for: LoadID(raw))
+            loads.insert(RunningLoad(token: Int(raw), cancelsEarlier: true), forKey: LoadID(raw))
             #expect(loads.removeValue(forKey: LoadID(raw))?._token == Int(raw))
             #expect(loads._older.isEmpty)
         }
