@@ -194,44 +194,30 @@ final class SharedLoads {
     /// it, inside `send`, because the store may run the load's work at once
     /// (`Task.immediate`) and even end it before `send` returns.
     @exclusivity(unchecked) @usableFromInline var _starting: SharedLoad?
-    /// The load that began last, while it runs. Kept apart from `older` so
-    /// that a value with one load at a time — the everyday case — hashes
-    /// nothing.
-    @exclusivity(unchecked) private var newest: SharedLoad?
-    /// The other loads that still run, by ID: superseded loads whose callers
-    /// still wait for them (``OverlapPolicy/latestWins(cancellingEarlier:)``
-    /// with `false`). A load leaves with its last action.
-    @exclusivity(unchecked) private var older: [LoadID: SharedLoad] = [:]
+    /// The loads that began and still run, by ID: the newest, and superseded
+    /// loads whose callers still wait for them
+    /// (``OverlapPolicy/latestWins(cancellingEarlier:)`` with `false`). A
+    /// load leaves with its last action.
+    @exclusivity(unchecked) private var running = LoadTable<SharedLoad>()
 
     @usableFromInline
     init() {}
 
     /// The load `id`, while callers may wait for it.
-    subscript(id: LoadID) -> SharedLoad? {
-        if let newest, newest.id == id { return newest }
-        return older.isEmpty ? nil : older[id]
-    }
+    subscript(id: LoadID) -> SharedLoad? { running[id] }
 
     /// The store scheduled load `id`: if a load is starting, this is it.
     @usableFromInline
     func began(_ id: LoadID) {
         guard let starting = _starting else { return }
         starting.id = id
-        if let previous = newest, let previousID = previous.id { older[previousID] = previous }
-        newest = starting
+        running.insert(starting, forKey: id)
         _starting = nil
     }
 
     /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
     @usableFromInline
     func ended(_ id: LoadID, cancelled: Bool) {
-        let load: SharedLoad?
-        if let newest, newest.id == id {
-            load = newest
-            self.newest = nil
-        } else {
-            load = older.isEmpty ? nil : older.removeValue(forKey: id)
-        }
-        load?.end(cancelled: cancelled)
+        running.removeValue(forKey: id)?.end(cancelled: cancelled)
     }
 }

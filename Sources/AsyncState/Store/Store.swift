@@ -107,7 +107,7 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var _cachedReference: Reference?
     /// Where every load's work reports, made on first use (see `LoadReporter`).
     @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
-    @usableFromInline var _loads = RunningLoads()
+    @usableFromInline var _loads = LoadTable<RunningLoad>()
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
     @usableFromInline var _pending: [PendingEffect] = []

@@ -3,15 +3,15 @@ import Testing
 
 @testable import AsyncState
 
-/// The store's table of running loads: the newest in a slot, the rest in a
-/// dictionary — checked against a plain dictionary.
-@Suite("RunningLoads: the newest load in a slot of its own")
-struct RunningLoadsTests {
+/// The table of loads by ID: the newest in a slot, the rest in a dictionary —
+/// checked against a plain dictionary.
+@Suite("LoadTable: the newest load in a slot of its own")
+struct LoadTableTests {
     /// Random starts (always a new, larger ID), ends of running and absent
     /// IDs, and lookups; after each step every ID agrees with the model.
     static func play(seed: UInt64) -> String? {
         var random = SplitMix64(seed: seed)
-        var loads = RunningLoads()
+        var loads = LoadTable<RunningLoad>()
         var model: [LoadID: RunningLoad] = [:]
         var next: UInt64 = 1
         for step in 0..<200 {
@@ -55,7 +55,7 @@ struct RunningLoadsTests {
 
     @Test("one load at a time never reaches the dictionary")
     func oneAtATimeStaysInTheSlot() {
-        var loads = RunningLoads()
+        var loads = LoadTable<RunningLoad>()
         for raw: UInt64 in 1...100 {
             loads.insert(RunningLoad(token: Int(raw), cancelsEarlier: true), forKey: LoadID(raw))
             #expect(loads.removeValue(forKey: LoadID(raw))?._token == Int(raw))
