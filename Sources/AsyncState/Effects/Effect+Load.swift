@@ -77,17 +77,24 @@ extension Effect {
         if let timeout {
             work = timedWork(embed, timeout, run)
         } else {
-            work = { id, reporter in reporter.end(id, with: embed(await run(id))) }
+            work = { id, reporter in
+                reporter.startTask { @MainActor in
+                    reporter.began()
+                    reporter.end(id, with: embed(await run(id)))
+                }
+            }
         }
         return Effect(
             .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
     }
 
-    /// A load effect whose work runs `operation`. Without a timeout the work
-    /// calls the operation itself and ends the load in the frame where the
-    /// value arrives: no `run` closure and no `outcome` frame between them,
-    /// and no result buffer above it (see `LoadReporter`). That keeps an
-    /// in-flight load's frames in its task's first allocator slab.
+    /// A load effect whose work runs `operation`. Without a timeout the
+    /// task's body calls the operation itself and ends the load in the frame
+    /// where the value arrives: no `run` closure and no `outcome` frame
+    /// between them, and no result buffer above it (see `LoadReporter`). The
+    /// body keeps nothing else across its `await`: `began()` is not inlined,
+    /// and the store's tables hold the rest. That keeps an in-flight load's
+    /// frames in its task's first allocator slab (984 bytes).
     @inlinable
     static func makeLoad<Value: SendableMetatype, Failure: Error>(
         _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
@@ -106,11 +113,14 @@ extension Effect {
                 Load(
                     cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
                     work: { id, reporter in
-                        do throws(Failure) {
-                            let value = try await operation()
-                            reporter.end(id, with: embed(.ending(id, returning: value)))
-                        } catch {
-                            reporter.end(id, with: embed(.ending(id, throwing: error)))
+                        reporter.startTask { @MainActor in
+                            reporter.began()
+                            do throws(Failure) {
+                                let value = try await operation()
+                                reporter.end(id, with: embed(.ending(id, returning: value)))
+                            } catch {
+                                reporter.end(id, with: embed(.ending(id, throwing: error)))
+                            }
                         }
                     })))
     }
@@ -124,7 +134,10 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Load.Work {
         { id, reporter in
-            reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) }))
+            reporter.startTask { @MainActor in
+                reporter.began()
+                reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) }))
+            }
         }
     }
 
@@ -140,10 +153,14 @@ extension Effect {
     ) -> Effect {
         let embed = MainActorFunction(embed)
         let work: Load.Work = { id, reporter in
-            let send = reporter._send
-            let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
-            guard let timeout else { return reporter.end(id, with: embed(await run(id, report))) }
-            reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id, report) }))
+            reporter.startTask { @MainActor in
+                reporter.began()
+                let send = reporter._send
+                let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
+                guard let timeout else { return reporter.end(id, with: embed(await run(id, report))) }
+                let result = await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id, report) }
+                reporter.end(id, with: embed(result))
+            }
         }
         return Effect(
             .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))

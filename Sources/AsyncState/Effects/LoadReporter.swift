@@ -12,6 +12,10 @@
 /// A store makes one and shares it among its loads, so a load's frames hold
 /// a single reference to it. A scoped feature's load gets its own, mapped
 /// from the store's (`map(_:)`): one object and two closures per load.
+///
+/// It also starts the load's task, as the store starts effects
+/// (`startTask`), and through it the task tells the store that it began
+/// (`began()`): see `Effect.Load.Work` for why a load starts its own task.
 @usableFromInline
 @MainActor
 final class LoadReporter<Action> {
@@ -21,11 +25,36 @@ final class LoadReporter<Action> {
     /// Processes the action that ends load `id` and forgets the load. Never
     /// ignored: a cancelled load still ends, with `.cancelled(id)`.
     @usableFromInline let _end: @MainActor (LoadID, Action) -> Void
+    /// The store's record of the effect it is launching.
+    @usableFromInline let _launch: EffectLaunch
 
     @inlinable
-    init(send: Send<Action>, end: @escaping @MainActor (LoadID, Action) -> Void) {
+    init(send: Send<Action>, launch: EffectLaunch, end: @escaping @MainActor (LoadID, Action) -> Void) {
         self._send = send
+        self._launch = launch
         self._end = end
+    }
+
+    /// Called by every load's task before anything else (see
+    /// `EffectLaunch.effectBegan()`).
+    @inlinable
+    func began() {
+        _launch.effectBegan()
+    }
+
+    /// Starts a load's task as the store starts effects (`EffectStart`).
+    ///
+    /// Generic in the body's result, though a load's body returns nothing: a
+    /// closure passed as a generic result is built returning it indirectly,
+    /// as `Task.immediate` takes it, where a `() async -> Void` value would be
+    /// wrapped in a reabstraction thunk — an allocation and an async frame
+    /// per load.
+    @inlinable
+    func startTask<Result>(_ body: sending @escaping @isolated(any) () async -> Result) -> Task<Result, Never> {
+        if _launch._start == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
+            return Task.immediate(operation: body)
+        }
+        return Task(operation: body)
     }
 
     /// Ends load `id` with `action`. Every load's work calls this exactly once,
@@ -39,6 +68,7 @@ final class LoadReporter<Action> {
     /// feature's load reports in the parent's actions.
     @inlinable
     func map<Child>(_ transform: MainActorFunction<Child, Action>) -> LoadReporter<Child> {
-        LoadReporter<Child>(send: Send { [self] in _send(transform($0)) }, end: { [self] in _end($0, transform($1)) })
+        LoadReporter<Child>(
+            send: Send { [self] in _send(transform($0)) }, launch: _launch, end: { [self] in _end($0, transform($1)) })
     }
 }

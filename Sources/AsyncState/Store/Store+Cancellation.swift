@@ -14,27 +14,19 @@ extension Store {
     func cancelEffect(_ token: Int) {
         if let task = _runningEffects[token] {
             task.cancel()
-        } else if token == _launchingToken {
+        } else if token == _launch._token {
             // The effect is running synchronously right now, inside
             // `Task.immediate`, so it is the current task — unless its
             // operation started a task of its own that sent from there.
-            if currentTaskHash() == _launchingTask {
+            if let task = _launch._task, currentTaskHash() == task {
                 cancelCurrentTask()
             } else {
-                _launchState = .cancelRequested
+                _launch._state = .cancelRequested
             }
         } else if let index = _pending.firstIndex(where: { $0._token == token }) {
             _pending[index]._isCancelled = true
         }
     }
-}
-
-/// What became of the effect being launched while `Task.immediate` ran it.
-@usableFromInline
-enum LaunchState {
-    case running
-    case ended
-    case cancelRequested
 }
 
 /// Cancels the task that is running now.

@@ -93,7 +93,7 @@ extension Store {
             // `StoreTask` withdraws it at once without cancelling the shared
             // load. It is launched after the load, whose task exists by then.
             if let load = _loads[id] {
-                _pending.append(PendingEffect(.join(load._token), token: -1, isOwned: _launchingToken == nil))
+                _pending.append(PendingEffect(.join(load._token), token: -1, isOwned: _launch._token == nil))
             }
         case .queueLoad(let behind, let load):
             let cancelID: AnyHashable? = if case .load(let run) = load.operation { run._cancelID } else { nil }
@@ -110,7 +110,7 @@ extension Store {
             _effectsByCancelID[cancelID, default: []].insert(token)
             _cancelIDOfEffect[token] = cancelID
         }
-        _pending.append(PendingEffect(kind, token: token, isOwned: _launchingToken == nil))
+        _pending.append(PendingEffect(kind, token: token, isOwned: _launch._token == nil))
         return token
     }
 
@@ -192,37 +192,17 @@ extension Store {
             _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
         case .load(let work, let id):
-            // The hot path, so its closure goes straight to `Task.immediate`
-            // (or `Task`), written out twice: passed through a parameter, it
-            // would be wrapped in a reabstraction thunk with two async frames
-            // of its own. The closure keeps nothing in its frame across the
-            // `await`: the work ends the load itself (see `LoadReporter`), the
-            // cancel ID lives in a table, and the store is reached through its
-            // shared `_reference`, whose methods are not inlined — each
-            // `self?.` of a weak capture would keep its own temporaries in the
-            // frame, and form a weak reference per load. So an in-flight load
-            // whose operation is small stays in its task's first allocator
-            // slab (984 bytes).
+            // The load's work makes its task's body itself (see `Load.Work`).
             let reporter = _loadReporter
-            let reference = _reference
-            beginLaunch(token)
-            if _effectStart == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
-                task = Task.immediate { @MainActor in
-                    reference.effectBegan(token, isCancelled: isCancelled)
-                    await work(id, reporter)
-                }
-            } else {
-                task = Task { @MainActor in
-                    reference.effectBegan(token, isCancelled: isCancelled)
-                    await work(id, reporter)
-                }
-            }
+            beginLaunch(token, isCancelled: isCancelled)
+            task = work(id, reporter)
             hasEnded = endLaunch(task)
         case .run(let run):
             let body = run._body
             let send = _sender
-            (task, hasEnded) = launchImmediately(token) { @MainActor [weak self] in
-                self?.effectBegan(token, isCancelled: isCancelled)
+            let launch = _launch
+            (task, hasEnded) = launchImmediately(token, isCancelled: isCancelled) { @MainActor [weak self] in
+                launch.effectBegan()
                 do {
                     try await body(send)
                 } catch is CancellationError {
@@ -254,50 +234,48 @@ extension Store {
     /// so that cancelling it from there reaches it.
     @inlinable
     func launchImmediately(
-        _ token: Int, _ body: sending @escaping @isolated(any) () async -> Void
+        _ token: Int, isCancelled: Bool, _ body: sending @escaping @isolated(any) () async -> Void
     ) -> (Task<Void, Never>, hasEnded: Bool) {
-        beginLaunch(token)
+        beginLaunch(token, isCancelled: isCancelled)
         let task = spawn(body)
         return (task, endLaunch(task))
     }
 
     /// Before an effect's task starts: the store is not processing while the
-    /// effect runs synchronously, and it knows which effect that is.
+    /// effect runs synchronously, and `_launch` says which effect that is.
     @inlinable
-    func beginLaunch(_ token: Int) {
-        _launchingToken = token
-        _launchState = .running
+    func beginLaunch(_ token: Int, isCancelled: Bool) {
+        _launch._token = token
+        _launch._state = .running
+        _launch._startsCancelled = isCancelled
         _isProcessing = false
     }
 
     /// After an effect's task has started (and, with `Task.immediate`, run to
-    /// its first suspension): returns whether it already ended, and cancels it
-    /// if it was cancelled from inside a task of its own meanwhile.
+    /// its first suspension): returns whether it already ended. Cancels the
+    /// task if it was cancelled from inside a task of its own meanwhile, or
+    /// if it was cancelled while pending but has not begun — an enqueued
+    /// task, which then starts cancelled, as it would had it been enqueued
+    /// and cancelled before it ran.
     @inlinable
     func endLaunch(_ task: Task<Void, Never>) -> Bool {
         _isProcessing = true
-        _launchingToken = nil
-        switch _launchState {
+        let launch = _launch
+        let state = launch._state
+        let hasBegun = launch._task != nil
+        let startsCancelled = launch._startsCancelled
+        launch._token = nil
+        launch._task = nil
+        launch._startsCancelled = false
+        switch state {
         case .ended:
             return true
         case .cancelRequested:
             task.cancel()
         case .running:
-            break
+            if startsCancelled, !hasBegun { task.cancel() }
         }
         return false
-    }
-
-    /// The first thing an effect's task does. A task cannot be created
-    /// cancelled, so one cancelled while pending cancels itself before its
-    /// work runs — as an enqueued task cancelled before it ran would be. And
-    /// an effect running inside `Task.immediate` tells the store which task
-    /// it is, so that `cancelEffect` can cancel it there.
-    @inlinable
-    @inline(never)
-    func effectBegan(_ token: Int, isCancelled: Bool) {
-        if isCancelled { cancelCurrentTask() }
-        if token == _launchingToken { _launchingTask = currentTaskHash() }
     }
 
     /// Load `id` ended with `result`: forgets the load, processes `result`,
@@ -365,9 +343,9 @@ extension Store {
 
     @inlinable
     func effectEnded(_ token: Int) {
-        if token == _launchingToken {
+        if token == _launch._token {
             // Ended inside `Task.immediate`, before `launch` registered it.
-            _launchState = .ended
+            _launch._state = .ended
         } else {
             _runningEffects[token] = nil
             _onRunningEffectCountChange?(_runningEffects.count)

@@ -11,14 +11,6 @@ extension Store {
         @usableFromInline
         init() {}
 
-        /// See ``Store/effectBegan(_:isCancelled:)``. Not inlined, so the
-        /// load's task frame holds only this reference.
-        @inlinable
-        @inline(never)
-        func effectBegan(_ token: Int, isCancelled: Bool) {
-            _store?.effectBegan(token, isCancelled: isCancelled)
-        }
-
         /// See ``Store/loadEnded(_:with:)``.
         @inlinable
         @inline(never)

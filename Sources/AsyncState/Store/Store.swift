@@ -113,16 +113,16 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var _pending: [PendingEffect] = []
     /// True while `drainQueue` runs, so that a nested `send` leaves launching to it.
     @usableFromInline var _isDraining = false
-    /// The token of the effect whose task is being started, while
-    /// `Task.immediate` runs it synchronously; `nil` otherwise.
-    @usableFromInline var _launchingToken: Int?
-    /// What became of that effect before `Task.immediate` returned.
-    @usableFromInline var _launchState = LaunchState.running
-    /// Which task that effect runs in (see `currentTaskHash`).
-    @usableFromInline var _launchingTask: Int?
+    /// The effect whose task is being started, while `Task.immediate` runs
+    /// it synchronously.
+    @usableFromInline let _launch = EffectLaunch()
     /// How effects start: at once on the main actor where the platform allows,
     /// or enqueued. Tests set it to run the same contract on both paths.
-    @usableFromInline package var _effectStart = EffectStart.preferred
+    @inlinable
+    package var _effectStart: EffectStart {
+        get { _launch._start }
+        set { _launch._start = newValue }
+    }
     /// For each queue of loads (`OverlapPolicy.queue`), the last run queued:
     /// the next one waits for it. Keyed by queue number.
     @usableFromInline var _queueTails: [Int: QueuedRun] = [:]
@@ -211,7 +211,7 @@ public final class Store<State, Action>: Observable {
     @inlinable
     var _loadReporter: LoadReporter<Action> {
         if let reporter = _cachedLoadReporter { return reporter }
-        let reporter = LoadReporter(send: _sender) { [reference = _reference] in reference.loadEnded($0, with: $1) }
+        let reporter = LoadReporter(send: _sender, launch: _launch) { [reference = _reference] in reference.loadEnded($0, with: $1) }
         _cachedLoadReporter = reporter
         return reporter
     }

@@ -79,6 +79,9 @@ struct LoadEnds: Reducer {
         case load(LoadKind, suspends: Bool)
         /// A load of `kind` waiting for `gate`.
         case loadGated(LoadKind, Gate<Int>)
+        /// A load of `kind` answering 7 at once, cancelled by the same merge
+        /// before its task starts.
+        case loadCancelledWhilePending(LoadKind)
         case cancel
         case item(LoadAction<Int, LoadKind.Failure>)
         case wrapped(Wrapped)
@@ -95,6 +98,9 @@ struct LoadEnds: Reducer {
             return kind.effect(of: state.item) { () async throws(LoadKind.Failure) in
                 do { return try await gate.wait() } catch { throw LoadKind.Failure() }
             }
+        case .loadCancelledWhilePending(let kind):
+            let load = kind.effect(of: state.item) { () async throws(LoadKind.Failure) in 7 }
+            return .merge(load.cancellable(id: "pending"), .cancel(id: "pending"))
         case .cancel:
             return .cancel(load: state.item.cancel())
         case .item(let load), .wrapped(.item(let load)):
@@ -126,7 +132,7 @@ struct LoadEndTests {
         #expect(store.runningEffectCount == 0)
         #expect(store._loads.isEmpty)
         #expect(store._effectsByCancelID.isEmpty)
-        #expect(store._launchingToken == nil)
+        #expect(store._launch._token == nil)
     }
 
     @Test(
@@ -148,6 +154,20 @@ struct LoadEndTests {
         store.send(.cancel)
         await task.finish()
         gate.open(with: 1)
+        #expect(ends() == ["cancelled(#1)"])
+        #expect(store.item.state == .notLoaded)
+        expectNothingLeft(store)
+    }
+
+    // Every load's task must begin with `reporter.began()`: with
+    // `Task.immediate` that is where a load cancelled while pending cancels
+    // its own task, before an operation that answers at once has answered.
+    @Test(
+        "a load cancelled before its task starts runs cancelled and ends once, as cancelled",
+        arguments: LoadKind.allCases, EffectStart.allCases)
+    func cancelledWhilePendingEndsOnce(kind: LoadKind, start: EffectStart) async {
+        let (store, ends) = makeStore(start)
+        await store.send(.loadCancelledWhilePending(kind)).finish()
         #expect(ends() == ["cancelled(#1)"])
         #expect(store.item.state == .notLoaded)
         expectNothingLeft(store)

@@ -164,7 +164,7 @@ struct StoreEffectStartTests {
         #expect(store._loads.isEmpty)
         #expect(store._effectsByCancelID.isEmpty)
         #expect(store._pending.isEmpty)
-        #expect(store._launchingToken == nil)
+        #expect(store._launch._token == nil)
     }
 
     @Test("an operation that sends while it runs has its action processed before the load's result", arguments: EffectStart.allCases)
