@@ -57,8 +57,8 @@ final class LoadReporter<Action> {
         return Task(operation: body)
     }
 
-    /// Ends load `id` with `action`. Every load's work calls this exactly once,
-    /// as the last thing it does.
+    /// Ends load `id` with `action`. Every load's task calls this exactly
+    /// once, as the last thing its body does.
     @inlinable
     func end(_ id: LoadID, with action: Action) {
         _end(id, action)

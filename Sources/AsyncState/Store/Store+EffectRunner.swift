@@ -262,8 +262,7 @@ extension Store {
         _isProcessing = true
         let launch = _launch
         let state = launch._state
-        let hasBegun = launch._task != nil
-        let startsCancelled = launch._startsCancelled
+        let isOwedCancellation = launch._startsCancelled
         launch._token = nil
         launch._task = nil
         launch._startsCancelled = false
@@ -273,7 +272,7 @@ extension Store {
         case .cancelRequested:
             task.cancel()
         case .running:
-            if startsCancelled, !hasBegun { task.cancel() }
+            if isOwedCancellation { task.cancel() }
         }
         return false
     }
@@ -289,8 +288,9 @@ extension Store {
     @inline(never)
     func loadEnded(_ id: LoadID, with result: Action) {
         // Every load is in `_loads` from `schedule` until it ends here, once:
-        // each work calls `LoadReporter.end` exactly once (`LoadEndTests`).
-        // A second end would be a bug in a work; it is not processed.
+        // each load's task calls `LoadReporter.end` exactly once
+        // (`LoadEndTests`). A second end would be a bug in a load's work; it
+        // is not processed.
         guard let load = _loads.removeValue(forKey: id) else {
             assertionFailure("Load \(id) ended twice.")
             return

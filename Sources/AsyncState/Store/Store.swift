@@ -34,8 +34,9 @@ import Observation
 ///   when effects start immediately, because the effects it starts wait for
 ///   the running one to suspend.
 /// - An operation that cancels its own load, or starts a load that supersedes
-///   it, cancels its task at once: the load reports `.cancelled(id)`, which is
-///   dropped as stale.
+///   it — itself or from a task it starts — cancels the load's task at once,
+///   and only that task: the load reports `.cancelled(id)`, which is dropped
+///   as stale.
 /// - An effect cancelled before it started runs cancelled, as a task cancelled
 ///   before it ran would.
 ///
@@ -113,8 +114,8 @@ public final class Store<State, Action>: Observable {
     @usableFromInline var _pending: [PendingEffect] = []
     /// True while `drainQueue` runs, so that a nested `send` leaves launching to it.
     @usableFromInline var _isDraining = false
-    /// The effect whose task is being started, while `Task.immediate` runs
-    /// it synchronously.
+    /// How effects' tasks start, and the effect whose task is being started
+    /// while `Task.immediate` runs it synchronously; shared with the tasks.
     @usableFromInline let _launch = EffectLaunch()
     /// How effects start: at once on the main actor where the platform allows,
     /// or enqueued. Tests set it to run the same contract on both paths.

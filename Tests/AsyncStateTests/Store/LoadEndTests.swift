@@ -114,18 +114,26 @@ struct LoadEnds: Reducer {
 struct LoadEndTests {
     /// The store, and the ending actions its loads made, in order.
     func makeStore(_ start: EffectStart) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [String]) {
+        let (store, actions) = makeRecordingStore(start)
+        return (store, { actions().filter(\.isEnd).map { "\($0)" } })
+    }
+
+    /// The store, and every action its loads made, in order.
+    func makeRecordingStore(
+        _ start: EffectStart
+    ) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [LoadAction<Int, LoadKind.Failure>]) {
         let store = Store(initialState: LoadEnds.State(), reducer: LoadEnds())
         store._effectStart = start
-        var ends: [String] = []
+        var actions: [LoadAction<Int, LoadKind.Failure>] = []
         store.observeTransitions { transition in
             switch transition.action {
             case .item(let load), .wrapped(.item(let load)):
-                if load.isEnd { ends.append("\(load)") }
+                actions.append(load)
             default:
                 break
             }
         }
-        return (store, { ends })
+        return (store, { actions })
     }
 
     func expectNothingLeft(_ store: Store<LoadEnds.State, LoadEnds.Action>) {
@@ -161,14 +169,16 @@ struct LoadEndTests {
 
     // Every load's task must begin with `reporter.began()`: with
     // `Task.immediate` that is where a load cancelled while pending cancels
-    // its own task, before an operation that answers at once has answered.
+    // its own task, before its work runs — before an operation that answers
+    // at once has answered, and before a retried load's first attempt fails
+    // and reports a retry.
     @Test(
-        "a load cancelled before its task starts runs cancelled and ends once, as cancelled",
+        "a load cancelled before its task starts runs cancelled and reports only its start and its cancellation",
         arguments: LoadKind.allCases, EffectStart.allCases)
     func cancelledWhilePendingEndsOnce(kind: LoadKind, start: EffectStart) async {
-        let (store, ends) = makeStore(start)
+        let (store, actions) = makeRecordingStore(start)
         await store.send(.loadCancelledWhilePending(kind)).finish()
-        #expect(ends() == ["cancelled(#1)"])
+        #expect(actions().map { "\($0)" } == ["started(#1)", "cancelled(#1)"])
         #expect(store.item.state == .notLoaded)
         expectNothingLeft(store)
     }

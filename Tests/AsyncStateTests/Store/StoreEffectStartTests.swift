@@ -25,6 +25,10 @@ struct Runner: Reducer {
         case loadCancellingItself
         /// A load whose operation sends `.load(2)`, then answers 1.
         case loadStartingAnother
+        /// A load whose operation starts a task of its own that sends
+        /// `.cancel` for the load, then notes whether that task was
+        /// cancelled; the operation then answers 1.
+        case loadCancelledFromTaskItStarted
         /// A `.send(.note("sent"))` effect, then a load of 5 — in one merge.
         case sendThenLoad
         /// A cancellable effect waiting on `gate`, cancelled by the same merge.
@@ -41,6 +45,7 @@ struct Runner: Reducer {
             case .loadSending: "loadSending"
             case .loadCancellingItself: "loadCancellingItself"
             case .loadStartingAnother: "loadStartingAnother"
+            case .loadCancelledFromTaskItStarted: "loadCancelledFromTaskItStarted"
             case .sendThenLoad: "sendThenLoad"
             case .cancelBeforeLaunch: "cancelBeforeLaunch"
             case .note(let text): "note(\(text))"
@@ -83,6 +88,17 @@ struct Runner: Reducer {
         case .loadStartingAnother:
             return .load(Action.item) { () async throws(Never) in
                 link.store?.send(.load(2))
+                return 1
+            }
+        case .loadCancelledFromTaskItStarted:
+            return .load(Action.item) { () async throws(Never) in
+                // With `Task.immediate` available this task runs at once, inside
+                // the load's task, while the store is still launching the load.
+                let task = Task.immediate { @MainActor in
+                    link.store?.send(.cancel)
+                    link.store?.send(.note("its task cancelled: \(Task.isCancelled)"))
+                }
+                await task.value
                 return 1
             }
         case .sendThenLoad:
@@ -201,6 +217,21 @@ struct StoreEffectStartTests {
                 "started(#2) -> loading (#2 in flight)", "cancelled(#1) -> loading (#2 in flight) [dropped]",
                 "finished(#2, 2) -> success(value: 2)",
             ])
+        #expect(store.runningEffectCount == 0)
+    }
+
+    @Test(
+        "an operation whose own task cancels its load cancels the load, not that task",
+        arguments: EffectStart.allCases)
+    func operationsTaskCancelsLoad(start: EffectStart) async {
+        let (store, log) = makeRunnerStore(start)
+        await store.send(.loadCancelledFromTaskItStarted).finish()
+        #expect(
+            log.lines == [
+                "loadCancelledFromTaskItStarted -> notLoaded", "started(#1) -> loading (#1 in flight)", "cancel -> notLoaded",
+                "note(its task cancelled: false) -> notLoaded", "cancelled(#1) -> notLoaded [dropped]",
+            ])
+        #expect(store._loads.isEmpty)
         #expect(store.runningEffectCount == 0)
     }
 
