@@ -29,6 +29,10 @@ struct Runner: Reducer {
         /// `.cancel` for the load, then notes whether that task was
         /// cancelled; the operation then answers 1.
         case loadCancelledFromTaskItStarted
+        /// A cancellable run effect that starts a task of its own that cancels
+        /// it, then sends `.note("after its cancellation")`.
+        case runCancelledFromTaskItStarted
+        case cancelRun
         /// A `.send(.note("sent"))` effect, then a load of 5 — in one merge.
         case sendThenLoad
         /// A cancellable effect waiting on `gate`, cancelled by the same merge.
@@ -46,6 +50,8 @@ struct Runner: Reducer {
             case .loadCancellingItself: "loadCancellingItself"
             case .loadStartingAnother: "loadStartingAnother"
             case .loadCancelledFromTaskItStarted: "loadCancelledFromTaskItStarted"
+            case .runCancelledFromTaskItStarted: "runCancelledFromTaskItStarted"
+            case .cancelRun: "cancelRun"
             case .sendThenLoad: "sendThenLoad"
             case .cancelBeforeLaunch: "cancelBeforeLaunch"
             case .note(let text): "note(\(text))"
@@ -101,6 +107,15 @@ struct Runner: Reducer {
                 await task.value
                 return 1
             }
+        case .runCancelledFromTaskItStarted:
+            return .run { send in
+                let task = Task.immediate { @MainActor in link.store?.send(.cancelRun) }
+                await task.value
+                send(.note("after its cancellation"))
+            }
+            .cancellable(id: "run")
+        case .cancelRun:
+            return .cancel(id: "run")
         case .sendThenLoad:
             return .merge(.send(.note("sent")), .load(Action.item) { () async throws(Never) in 5 })
         case .cancelBeforeLaunch(let gate):
@@ -233,6 +248,15 @@ struct StoreEffectStartTests {
             ])
         #expect(store._loads.isEmpty)
         #expect(store.runningEffectCount == 0)
+    }
+
+    @Test("a run effect cancelled from a task it started sends nothing more", arguments: EffectStart.allCases)
+    func runsTaskCancelsRun(start: EffectStart) async {
+        let (store, log) = makeRunnerStore(start)
+        await store.send(.runCancelledFromTaskItStarted).finish()
+        #expect(log.lines == ["runCancelledFromTaskItStarted -> notLoaded", "cancelRun -> notLoaded"])
+        #expect(store.runningEffectCount == 0)
+        #expect(store._effectsByCancelID.isEmpty)
     }
 
     @Test("an effect cancelled before its task starts runs cancelled", arguments: EffectStart.allCases)
