@@ -109,7 +109,7 @@ struct Runner: Reducer {
             }
         case .runCancelledFromTaskItStarted:
             return .run { send in
-                let task = Task.immediate { @MainActor in link.store?.send(.cancelRun) }
+                let task = Task.immediate { @MainActor in _ = link.store?.send(.cancelRun) }
                 await task.value
                 send(.note("after its cancellation"))
             }
