@@ -93,8 +93,9 @@ extension Effect {
     /// where the value arrives: no `run` closure and no `outcome` frame
     /// between them, and no result buffer above it (see `LoadReporter`). The
     /// body keeps nothing else across its `await`: `began()` calls a method
-    /// that is not inlined, and the store's tables hold the rest. That keeps an in-flight load's
-    /// frames in its task's first allocator slab (984 bytes).
+    /// that is not inlined, and the store's tables hold the rest. That keeps
+    /// an in-flight load's frames in its task's first allocator slab (984
+    /// bytes).
     @inlinable
     static func makeLoad<Value: SendableMetatype, Failure: Error>(
         _ embed: @escaping (LoadAction<Value, Failure>) -> Action,

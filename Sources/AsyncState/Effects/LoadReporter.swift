@@ -42,19 +42,11 @@ final class LoadReporter<Action> {
         _launch.effectBegan()
     }
 
-    /// Starts a load's task as the store starts effects (`EffectStart`).
-    ///
-    /// Generic in the body's result, though a load's body returns nothing: a
-    /// closure passed as a generic result is built returning it indirectly,
-    /// as `Task.immediate` takes it, where a `() async -> Void` value would be
-    /// wrapped in a reabstraction thunk — an allocation and an async frame
-    /// per load.
+    /// Starts a load's task as the store starts effects (see
+    /// `EffectLaunch.startTask`, and why it is generic).
     @inlinable
     func startTask<Result>(_ body: sending @escaping @isolated(any) () async -> Result) -> Task<Result, Never> {
-        if _launch._start == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
-            return Task.immediate(operation: body)
-        }
-        return Task(operation: body)
+        _launch.startTask(body)
     }
 
     /// Ends load `id` with `action`. Every load's task calls this exactly

@@ -201,7 +201,7 @@ extension Store {
             let body = run._body
             let send = _sender
             let launch = _launch
-            (task, hasEnded) = launchImmediately(token, isCancelled: isCancelled) { @MainActor [weak self] in
+            (task, hasEnded) = launchTask(token, isCancelled: isCancelled) { @MainActor [weak self] in
                 launch.effectBegan()
                 do {
                     try await body(send)
@@ -227,17 +227,19 @@ extension Store {
         _onRunningEffectCountChange?(_runningEffects.count)
     }
 
-    /// Starts `body` as `_effectStart` says and returns its task, and whether
-    /// it already ended inside `Task.immediate`. While it runs synchronously the store
-    /// is not processing, so a `send` from it is processed at once, as it
-    /// would be from an enqueued task; and the store knows which effect runs,
-    /// so that cancelling it from there reaches it.
+    /// Starts the task of effect `token`, running `body`, as `_effectStart`
+    /// says, and returns it, and whether it already ended inside
+    /// `Task.immediate`. While it runs synchronously the store is not
+    /// processing, so a `send` from it is processed at once, as it would be
+    /// from an enqueued task; and the store knows which effect runs, so that
+    /// cancelling it from there reaches it. Generic for the reason
+    /// `EffectLaunch.startTask` is.
     @inlinable
-    func launchImmediately(
-        _ token: Int, isCancelled: Bool, _ body: sending @escaping @isolated(any) () async -> Void
-    ) -> (Task<Void, Never>, hasEnded: Bool) {
+    func launchTask<Result>(
+        _ token: Int, isCancelled: Bool, _ body: sending @escaping @isolated(any) () async -> Result
+    ) -> (Task<Result, Never>, hasEnded: Bool) {
         beginLaunch(token, isCancelled: isCancelled)
-        let task = spawn(body)
+        let task = _launch.startTask(body)
         return (task, endLaunch(task))
     }
 
@@ -258,7 +260,7 @@ extension Store {
     /// task, which then starts cancelled, as it would had it been enqueued
     /// and cancelled before it ran.
     @inlinable
-    func endLaunch(_ task: Task<Void, Never>) -> Bool {
+    func endLaunch<Result>(_ task: Task<Result, Never>) -> Bool {
         _isProcessing = true
         let launch = _launch
         let state = launch._state
@@ -297,15 +299,6 @@ extension Store {
         }
         send(result)
         effectEnded(load._token)
-    }
-
-    /// Starts `body` as `_effectStart` says.
-    @inlinable
-    func spawn(_ body: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
-        if _effectStart == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
-            return Task.immediate(operation: body)
-        }
-        return Task(operation: body)
     }
 
     /// The queue (`OverlapPolicy.queue`) that load `behind` belongs to,
