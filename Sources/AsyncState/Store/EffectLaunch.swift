@@ -16,27 +16,34 @@
 final class EffectLaunch {
     /// The token of the effect being launched; `nil` outside a launch.
     @usableFromInline var _token: Int?
-    /// What became of that effect before its task's start returned.
-    @usableFromInline var _state = LaunchState.running
-    /// The effect was cancelled while it waited to launch and its task is
-    /// still owed that cancellation: a task cannot be created cancelled. A
+    /// The effect being launched has ended, before its task's start returned.
+    @usableFromInline var _hasEnded = false
+    /// The effect being launched is owed a cancellation: it was cancelled
+    /// while it waited to launch, and a task cannot be created cancelled. A
     /// task started with `Task.immediate` cancels itself as its first step,
     /// before its work runs, and clears this; an enqueued one, which has not
     /// run when its start returns, is cancelled through its handle then.
     @usableFromInline var _startsCancelled = false
     /// The task the effect runs in, from its first step until its start
-    /// returns; `nil` while its task has not run.
+    /// returns; `nil` before its task has run.
     ///
-    /// The documentation of `UnsafeCurrentTask` asks not to store one. It is
-    /// stored here for one use, which stays within the two rules that
-    /// documentation gives for a reference used outside its closure: only
-    /// operations `Task` has too may be called from another task, and only
-    /// while the task runs. The one use is `cancel()` (`Task` has it), from
-    /// `cancel()` below, which runs only while `_state` is `.running`: the
-    /// task set `_task` as its first step, has not ended (it sets `.ended`
-    /// through the store as its last action's final step, and nothing of it
-    /// runs after that), and `endLaunch` clears `_task` as soon as the
-    /// task's start returns. The stored copy also retains the task.
+    /// `UnsafeCurrentTask`'s documentation says not to store one for use
+    /// outside `withUnsafeCurrentTask`'s closure, and leaves such use
+    /// undefined, because the reference does not keep its task alive. This is
+    /// the one stored reference in the package, kept for one use the reason
+    /// does not reach: `cancel()` below calls the task's `cancel()` — an
+    /// operation `Task` has too, which that documentation allows from any
+    /// task — only while the task is certainly alive and running. Its first
+    /// step set `_task`; it has not ended (`_hasEnded`, set by the store with
+    /// the effect's last step, after which none of its code runs); and until
+    /// `endLaunch` clears `_task`, `Task.immediate` has not returned, so the
+    /// task is still executing synchronously beneath every caller of
+    /// `cancel()` — itself, or a task it started that runs inside it — and
+    /// `Task.immediate` still holds the task it created. The alternative,
+    /// recording a hash of the task and cancelling only when the current task
+    /// is that one, left a load cancelled from a task it started to run on
+    /// uncancelled until its start returned: with `Task.immediate` it then
+    /// reported `.finished` where `Task {}` reported `.cancelled`.
     @usableFromInline var _task: UnsafeCurrentTask?
     /// How the store starts effects' tasks; a load's work reads it here to
     /// start its own (`LoadReporter.startTask`).
@@ -90,24 +97,17 @@ final class EffectLaunch {
     }
 
     /// Cancels the effect being launched: its task at once, whether this
-    /// runs in that task or in one it started; or, if its task has not
-    /// begun, as soon as its start returns. An effect that already ended
-    /// has nothing left to cancel.
+    /// runs in that task or in one it started. An effect that already ended
+    /// has nothing left to cancel. One whose task has not begun is owed the
+    /// cancellation, as one cancelled while pending is — though nothing runs
+    /// during a launch before its task's first step.
     @usableFromInline
     func cancel() {
-        guard _state == .running else { return }
+        guard !_hasEnded else { return }
         if let task = _task {
             task.cancel()
         } else {
-            _state = .cancelRequested
+            _startsCancelled = true
         }
     }
-}
-
-/// What became of the effect being launched while its task ran synchronously.
-@usableFromInline
-enum LaunchState {
-    case running
-    case ended
-    case cancelRequested
 }

@@ -248,34 +248,28 @@ extension Store {
     @inlinable
     func beginLaunch(_ token: Int, isCancelled: Bool) {
         _launch._token = token
-        _launch._state = .running
+        _launch._hasEnded = false
         _launch._startsCancelled = isCancelled
         _isProcessing = false
     }
 
     /// After an effect's task has started (and, with `Task.immediate`, run to
-    /// its first suspension): returns whether it already ended. Cancels the
-    /// task if it was cancelled from inside a task of its own meanwhile, or
-    /// if it was cancelled while pending but has not begun — an enqueued
-    /// task, which then starts cancelled, as it would had it been enqueued
-    /// and cancelled before it ran.
+    /// its first suspension): returns whether it already ended, and cancels
+    /// it if it is still owed a cancellation — an enqueued task, which has
+    /// not run yet, of an effect cancelled while pending: it then starts
+    /// cancelled, as it would had it been enqueued and cancelled before it
+    /// ran.
     @inlinable
     func endLaunch<Result>(_ task: Task<Result, Never>) -> Bool {
         _isProcessing = true
         let launch = _launch
-        let state = launch._state
+        let hasEnded = launch._hasEnded
         let isOwedCancellation = launch._startsCancelled
         launch._token = nil
         launch._task = nil
         launch._startsCancelled = false
-        switch state {
-        case .ended:
-            return true
-        case .cancelRequested:
-            task.cancel()
-        case .running:
-            if isOwedCancellation { task.cancel() }
-        }
+        if hasEnded { return true }
+        if isOwedCancellation { task.cancel() }
         return false
     }
 
@@ -338,7 +332,7 @@ extension Store {
     func effectEnded(_ token: Int) {
         if token == _launch._token {
             // Ended inside `Task.immediate`, before `launch` registered it.
-            _launch._state = .ended
+            _launch._hasEnded = true
         } else {
             _runningEffects[token] = nil
             _onRunningEffectCountChange?(_runningEffects.count)

@@ -141,6 +141,7 @@ struct LoadEndTests {
         #expect(store._loads.isEmpty)
         #expect(store._effectsByCancelID.isEmpty)
         #expect(store._launch._token == nil)
+        #expect(store._launch._task == nil)
     }
 
     @Test(

@@ -196,6 +196,7 @@ struct StoreEffectStartTests {
         #expect(store._effectsByCancelID.isEmpty)
         #expect(store._pending.isEmpty)
         #expect(store._launch._token == nil)
+        #expect(store._launch._task == nil)
     }
 
     @Test("an operation that sends while it runs has its action processed before the load's result", arguments: EffectStart.allCases)
@@ -248,6 +249,7 @@ struct StoreEffectStartTests {
             ])
         #expect(store._loads.isEmpty)
         #expect(store.runningEffectCount == 0)
+        #expect(store._launch._task == nil)
     }
 
     @Test("a run effect cancelled from a task it started sends nothing more", arguments: EffectStart.allCases)
