@@ -3,8 +3,9 @@
 // supersession and `cancellable(id:)` need. `Store.swift` is the facade; this
 // file is what happens after the reducer has run, with cancellation in
 // `Store+Cancellation.swift`, the weak reference effects hold in
-// `Store+Reference.swift`, and the choice of how tasks start in
-// `EffectStart.swift`.
+// `Store+Reference.swift`, the choice of how tasks start in
+// `EffectStart.swift`, and the effect being launched — shared with its task —
+// in `EffectLaunch.swift`.
 //
 // An effect is started in two steps. `schedule` runs while the store
 // processes the action: it gives a load its ID, queues its `.started` action,
@@ -192,7 +193,7 @@ extension Store {
             _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
         case .load(let work, let id):
-            // The load's work makes its task's body itself (see `Load.Work`).
+            // The load's work starts its task itself (see `Load.Work`).
             let reporter = _loadReporter
             beginLaunch(token, isCancelled: isCancelled)
             task = work(id, reporter)
