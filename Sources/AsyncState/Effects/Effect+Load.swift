@@ -84,8 +84,7 @@ extension Effect {
                 }
             }
         }
-        return Effect(
-            .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
+        return Effect(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work))
     }
 
     /// A load effect whose work runs `operation`. Without a timeout the
@@ -110,20 +109,19 @@ extension Effect {
         }
         let embed = MainActorFunction(embed)
         return Effect(
-            .load(
-                Load(
-                    cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
-                    work: { id, reporter in
-                        reporter.startTask { @MainActor in
-                            reporter.began()
-                            do throws(Failure) {
-                                let value = try await operation()
-                                reporter.end(id, with: embed(.ending(id, returning: value)))
-                            } catch {
-                                reporter.end(id, with: embed(.ending(id, throwing: error)))
-                            }
+            Load(
+                cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
+                work: { id, reporter in
+                    reporter.startTask { @MainActor in
+                        reporter.began()
+                        do throws(Failure) {
+                            let value = try await operation()
+                            reporter.end(id, with: embed(.ending(id, returning: value)))
+                        } catch {
+                            reporter.end(id, with: embed(.ending(id, throwing: error)))
                         }
-                    })))
+                    }
+                }))
     }
 
     /// The work of a load with a timeout: it races a timer, so it is not worth
@@ -163,8 +161,7 @@ extension Effect {
                 reporter.end(id, with: embed(result))
             }
         }
-        return Effect(
-            .load(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work)))
+        return Effect(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work))
     }
 }
 

@@ -14,16 +14,22 @@
 @usableFromInline
 @MainActor
 final class EffectLaunch {
+    // No dynamic exclusivity checks, as for the store's tables (see
+    // `Store`): this object is `@MainActor`, and each access is a single
+    // read or write of a flag, an integer, a start mode or a task reference,
+    // whose old value is a task that is still running or `nil`, so no other
+    // code runs inside it.
+
     /// The token of the effect being launched; `nil` outside a launch.
-    @usableFromInline var _token: Int?
+    @exclusivity(unchecked) @usableFromInline var _token: Int?
     /// The effect being launched has ended, before its task's start returned.
-    @usableFromInline var _hasEnded = false
+    @exclusivity(unchecked) @usableFromInline var _hasEnded = false
     /// The effect being launched is owed a cancellation: it was cancelled
     /// while it waited to launch, and a task cannot be created cancelled. A
     /// task started with `Task.immediate` cancels itself as its first step,
     /// before its work runs, and clears this; an enqueued one, which has not
     /// run when its start returns, is cancelled through its handle then.
-    @usableFromInline var _startsCancelled = false
+    @exclusivity(unchecked) @usableFromInline var _startsCancelled = false
     /// The task the effect runs in, from its first step until its start
     /// returns; `nil` before its task has run.
     ///
@@ -44,10 +50,10 @@ final class EffectLaunch {
     /// is that one, left a load cancelled from a task it started to run on
     /// uncancelled until its start returned: with `Task.immediate` it then
     /// reported `.finished` where `Task {}` reported `.cancelled`.
-    @usableFromInline var _task: UnsafeCurrentTask?
+    @exclusivity(unchecked) @usableFromInline var _task: UnsafeCurrentTask?
     /// How the store starts effects' tasks; a load's work reads it here to
     /// start its own (`LoadReporter.startTask`).
-    @usableFromInline var _start = EffectStart.preferred
+    @exclusivity(unchecked) @usableFromInline var _start = EffectStart.preferred
 
     @usableFromInline
     init() {}

@@ -6,7 +6,7 @@ extension Store {
     @usableFromInline
     @MainActor
     final class Reference {
-        @usableFromInline weak var _store: Store?
+        @exclusivity(unchecked) @usableFromInline weak var _store: Store?
 
         @usableFromInline
         init() {}

@@ -93,27 +93,42 @@ public final class Store<State, Action>: Observable {
 
     // The effect runner is `@inlinable` too, so it is specialized and needs
     // no generic metadata lookups at run time; these are its tables.
-    @usableFromInline var _nextLoadID: LoadID
-    @usableFromInline var _nextEffectToken = 0
-    @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
+    //
+    // They opt out of dynamic exclusivity checks as well: a load that answers
+    // at once made 26 of them, about 10% of its time. Safe for the reasons
+    // above — the main actor, and no access that overlaps another — and
+    // because the runner's own code is all that runs inside these accesses:
+    // their keys are `Int` and `LoadID`; effects run between accesses, never
+    // inside one (`launch` copies what it needs out of `_pending` before it
+    // starts a task, and registers the task after); and a value an access
+    // destroys runs no user code, or runs it while the store is processing,
+    // where a `send` only appends to `_queue`: a task removed from
+    // `_runningEffects` or `_queueTails` has finished its body, and pending
+    // effects, whose closures may hold user objects, are destroyed by
+    // `drainQueue` inside a `send`. `_effectsByCancelID` keeps its checks:
+    // its keys are the user's cancel IDs, whose `hash(into:)` and `==` run
+    // inside its accesses, at any time.
+    @exclusivity(unchecked) @usableFromInline var _nextLoadID: LoadID
+    @exclusivity(unchecked) @usableFromInline var _nextEffectToken = 0
+    @exclusivity(unchecked) @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
     @usableFromInline var _effectsByCancelID: [AnyHashable: Set<Int>] = [:]
     /// The cancel ID of each running effect that has one, by token.
-    @usableFromInline var _cancelIDOfEffect: [Int: AnyHashable] = [:]
+    @exclusivity(unchecked) @usableFromInline var _cancelIDOfEffect: [Int: AnyHashable] = [:]
     /// The ``Send`` every effect gets, made on first use: one closure and one
     /// weak reference per store rather than per effect.
-    @usableFromInline var _cachedSender: Send<Action>?
+    @exclusivity(unchecked) @usableFromInline var _cachedSender: Send<Action>?
     /// The weak reference to this store that its effects hold, made on first
     /// use: a store that never runs an effect (an `OperationTracker` makes one
     /// per key) forms no weak reference at all.
-    @usableFromInline var _cachedReference: Reference?
+    @exclusivity(unchecked) @usableFromInline var _cachedReference: Reference?
     /// Where every load's work reports, made on first use (see `LoadReporter`).
-    @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
-    @usableFromInline var _loads = LoadTable<RunningLoad>()
+    @exclusivity(unchecked) @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
+    @exclusivity(unchecked) @usableFromInline var _loads = LoadTable<RunningLoad>()
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
-    @usableFromInline var _pending: [PendingEffect] = []
+    @exclusivity(unchecked) @usableFromInline var _pending: [PendingEffect] = []
     /// True while `drainQueue` runs, so that a nested `send` leaves launching to it.
-    @usableFromInline var _isDraining = false
+    @exclusivity(unchecked) @usableFromInline var _isDraining = false
     /// How effects' tasks start, and the effect whose task is being started
     /// while `Task.immediate` runs it synchronously; shared with the tasks.
     @usableFromInline let _launch = EffectLaunch()
@@ -126,11 +141,11 @@ public final class Store<State, Action>: Observable {
     }
     /// For each queue of loads (`OverlapPolicy.queue`), the last run queued:
     /// the next one waits for it. Keyed by queue number.
-    @usableFromInline var _queueTails: [Int: QueuedRun] = [:]
+    @exclusivity(unchecked) @usableFromInline var _queueTails: [Int: QueuedRun] = [:]
     /// The queue each load in a queue belongs to, so a start queued behind
     /// it joins the end of that queue.
-    @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
-    @usableFromInline var _nextQueue = 0
+    @exclusivity(unchecked) @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var _nextQueue = 0
 
     @usableFromInline
     struct QueuedRun {
@@ -147,7 +162,7 @@ public final class Store<State, Action>: Observable {
     /// How many running effects are waiting for effects they started (a
     /// concatenation running its parts) — for simulation tools that must know
     /// when every effect is idle.
-    @usableFromInline package var _waitingEffectCount = 0
+    @exclusivity(unchecked) @usableFromInline package var _waitingEffectCount = 0
 
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
