@@ -7,15 +7,51 @@ extension Store {
     @MainActor
     final class Reference {
         @exclusivity(unchecked) @usableFromInline weak var _store: Store?
+        /// The same store, neither retained nor checked, for the moments when
+        /// it is certainly alive: while one of its effects is launching.
+        ///
+        /// Loading the weak reference goes through the store's side table
+        /// and retains and releases the store: about 50 ns of a load that
+        /// answers at once, which ends inside its launch. Why the shortcut
+        /// is sound: `_launch._token` is set by `Store.beginLaunch` and
+        /// cleared by `Store.endLaunch`, both called by `Store.launch` on this
+        /// store with no suspension between them, and while that method runs
+        /// its caller holds the store (`self` is guaranteed for the call). The
+        /// token is read only on the main actor, where during a launch nothing
+        /// runs but the launching effect's synchronous part and what it starts
+        /// synchronously. So whenever the token is set, the store outlives
+        /// the call made through this reference.
+        @usableFromInline let _unretained: Unmanaged<Store>
+        /// The store's launch record, whose token says whether one of its
+        /// effects is launching.
+        @usableFromInline let _launch: EffectLaunch
 
         @usableFromInline
-        init() {}
+        init(_ store: Store) {
+            _store = store
+            _unretained = .passUnretained(store)
+            _launch = store._launch
+        }
+
+        /// Sends `action` to the store, if it is still alive.
+        @inlinable
+        func send(_ action: Action) {
+            if _launch._token != nil {
+                _unretained._withUnsafeGuaranteedRef { _ = $0.send(action) }
+            } else {
+                _store?.send(action)
+            }
+        }
 
         /// See ``Store/loadEnded(_:with:)``.
         @inlinable
         @inline(never)
         func loadEnded(_ id: LoadID, with result: Action) {
-            _store?.loadEnded(id, with: result)
+            if _launch._token != nil {
+                _unretained._withUnsafeGuaranteedRef { $0.loadEnded(id, with: result) }
+            } else {
+                _store?.loadEnded(id, with: result)
+            }
         }
     }
 }

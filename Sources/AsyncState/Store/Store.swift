@@ -218,7 +218,7 @@ public final class Store<State, Action>: Observable {
     @inlinable
     var _sender: Send<Action> {
         if let sender = _cachedSender { return sender }
-        let sender = Send<Action> { [reference = _reference] in reference._store?.send($0) }
+        let sender = Send<Action> { [reference = _reference] in reference.send($0) }
         _cachedSender = sender
         return sender
     }
@@ -236,8 +236,7 @@ public final class Store<State, Action>: Observable {
     @inlinable
     var _reference: Reference {
         if let reference = _cachedReference { return reference }
-        let reference = Reference()
-        reference._store = self
+        let reference = Reference(self)
         _cachedReference = reference
         return reference
     }
