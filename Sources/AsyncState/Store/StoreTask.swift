@@ -30,6 +30,10 @@ public struct StoreTask: Hashable, Sendable {
     ///
     /// Runs on the caller's actor, so awaiting it from the main actor costs no
     /// extra executor hops.
+    ///
+    /// Inlinable, so a `send` whose effects all ended inside it returns from
+    /// `finish()` without an async call.
+    @inlinable
     public nonisolated(nonsending) func finish() async {
         guard !_hasEnded else { return }
         await waitCancellingOnCancel()
@@ -42,7 +46,8 @@ public struct StoreTask: Hashable, Sendable {
     /// `swift_task_enqueueGlobal`: 3.5 enqueues per load that suspends once,
     /// against 3 for a bare task); from here, none.
     @MainActor
-    private func waitCancellingOnCancel() async {
+    @usableFromInline
+    func waitCancellingOnCancel() async {
         await withTaskCancellationHandler {
             for task in _tasks where task != Self._ended { await task.value }
         } onCancel: {
