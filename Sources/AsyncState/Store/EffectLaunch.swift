@@ -16,9 +16,9 @@
 final class EffectLaunch {
     // No dynamic exclusivity checks, as for the store's tables (see
     // `Store`): this object is `@MainActor`, and each access is a single
-    // read or write of a flag, an integer, a start mode or a task reference,
-    // whose old value is a task that is still running or `nil`, so no other
-    // code runs inside it.
+    // read or write of a trivial value — a flag, an integer, a start mode, or
+    // an `UnsafeCurrentTask`, which owns nothing — so no code runs inside
+    // one.
 
     /// The token of the effect being launched; `nil` outside a launch.
     @exclusivity(unchecked) @usableFromInline var _token: Int?

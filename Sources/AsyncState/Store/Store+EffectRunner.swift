@@ -132,16 +132,50 @@ extension Store {
                 index += 1
                 process(next, startingInto: &started)
             }
-            _queue.removeAll(keepingCapacity: true)
-            guard isOutermost, launched < _pending.count else { break }
-            let next = _pending[launched]
-            launched += 1
-            launch(next, into: &started)
+            discardProcessedActions()
+            // Destroying an action can run a deinit that sends, which queues.
+            if !_queue.isEmpty { continue }
+            guard isOutermost else { break }
+            if launched < _pending.count {
+                let next = _pending[launched]
+                launched += 1
+                launch(next, into: &started)
+                continue
+            }
+            // Destroying the launched effects can run a deinit (of something
+            // their closures held) that sends: processed here, not left in
+            // the queue for the next `send`.
+            discardLaunchedEffects()
+            launched = 0
+            if _queue.isEmpty { break }
         }
-        if isOutermost {
-            _pending.removeAll(keepingCapacity: true)
-            _isDraining = false
-        }
+        if isOutermost { _isDraining = false }
+    }
+
+    /// Empties `_queue`, keeping its capacity, once every action in it has
+    /// been processed. The actions are destroyed outside any access to
+    /// `_queue`: destroying one can run user code — the deinit of something
+    /// it carries — which may `send`, and that appends to `_queue`. Inside
+    /// `_queue.removeAll` the append would reallocate the buffer being
+    /// emptied (the store's properties skip exclusivity checks; see
+    /// `Store`). The store is processing, so such a `send` only queues.
+    @inlinable
+    func discardProcessedActions() {
+        var processed: [Action] = []
+        swap(&processed, &_queue)
+        processed.removeAll(keepingCapacity: true)
+        if _queue.isEmpty { swap(&processed, &_queue) }
+    }
+
+    /// Empties `_pending` once every effect in it has launched, destroying
+    /// them outside any access to it, for the same reason: an effect's
+    /// closures may hold the last reference to a user's object.
+    @inlinable
+    func discardLaunchedEffects() {
+        var launched: [PendingEffect] = []
+        swap(&launched, &_pending)
+        launched.removeAll(keepingCapacity: true)
+        if _pending.isEmpty { swap(&launched, &_pending) }
     }
 
     /// Starts the task of a pending effect and registers it — unless it ended

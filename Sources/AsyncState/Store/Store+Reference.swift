@@ -17,10 +17,13 @@ extension Store {
         /// cleared by `Store.endLaunch`, both called by `Store.launch` on this
         /// store with no suspension between them, and while that method runs
         /// its caller holds the store (`self` is guaranteed for the call). The
-        /// token is read only on the main actor, where during a launch nothing
-        /// runs but the launching effect's synchronous part and what it starts
-        /// synchronously. So whenever the token is set, the store outlives
-        /// the call made through this reference.
+        /// token is read only on the main actor, where everything that runs
+        /// while it is set runs inside that synchronous call: the effect's
+        /// first synchronous part, what that starts at once, and the
+        /// cancellation handlers, deinits and `hash(into:)` implementations
+        /// it triggers. And this reference reads only its own store's token.
+        /// So whenever the token is set, the store outlives the call made
+        /// through this reference.
         @usableFromInline let _unretained: Unmanaged<Store>
         /// The store's launch record, whose token says whether one of its
         /// effects is launching.

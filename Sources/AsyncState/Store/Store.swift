@@ -66,13 +66,17 @@ public final class Store<State, Action>: Observable {
     // cost more than half of a `send`. Safe because: the store is `@MainActor`,
     // so no two threads ever access them; and on the main thread no access
     // overlaps another — each is a single read or write, except the reducer's
-    // `inout` on `_currentState`, during which nothing else touches
-    // `_currentState`: a reducer has no store to read, and even a misbehaving
-    // one that calls `send` only reaches `_queue`, `_isProcessing` and
-    // `_isReducing` (see `send`), never `_currentState`. An effect that starts
-    // with `Task.immediate` and sends from its first synchronous part runs the
+    // `inout` on `_currentState`, during which nothing else writes
+    // `_currentState`: a misbehaving reducer that calls `send` only reaches
+    // `_queue`, `_isProcessing` and `_isReducing` (see `send`), and one that
+    // captured its store and reads `state` (or an `onIssue` handler that
+    // does) reads the value as the reducer left it between two of its own
+    // statements — a whole value, which it copies. An effect that starts with
+    // `Task.immediate` and sends from its first synchronous part runs the
     // reducer again, but only from `drainQueue`'s launch step, between two
-    // actions, when no access to `_currentState` is open.
+    // actions, when no access to `_currentState` is open. `_queue`'s
+    // elements are destroyed outside any access to it
+    // (`discardProcessedActions`), since a deinit they run may send.
     @exclusivity(unchecked) @usableFromInline var _currentState: State
     @usableFromInline let _reducer: (inout State, Action) -> Effect<Action>
 
@@ -98,16 +102,19 @@ public final class Store<State, Action>: Observable {
     // at once made 26 of them, about 10% of its time. Safe for the reasons
     // above — the main actor, and no access that overlaps another — and
     // because the runner's own code is all that runs inside these accesses:
-    // their keys are `Int` and `LoadID`; effects run between accesses, never
-    // inside one (`launch` copies what it needs out of `_pending` before it
-    // starts a task, and registers the task after); and a value an access
-    // destroys runs no user code, or runs it while the store is processing,
-    // where a `send` only appends to `_queue`: a task removed from
-    // `_runningEffects` or `_queueTails` has finished its body, and pending
-    // effects, whose closures may hold user objects, are destroyed by
-    // `drainQueue` inside a `send`. `_effectsByCancelID` keeps its checks:
-    // its keys are the user's cancel IDs, whose `hash(into:)` and `==` run
-    // inside its accesses, at any time.
+    // their keys are `Int` and `LoadID`; effects, cancellation handlers and
+    // observers run between accesses, never inside one (values are copied
+    // out first: `launch` copies what it needs out of `_pending` before it
+    // starts a task and registers the task after, and a task is copied out
+    // of a table before it is cancelled); a cancel ID leaves
+    // `_cancelIDOfEffect` by `removeValue`, and is destroyed after the
+    // access; and no value an access destroys runs user code — releasing a
+    // `Task` handle never does (a running task keeps itself alive, and a
+    // finished one has released its closure), and pending effects, whose
+    // closures may hold the last reference to a user's object, are destroyed
+    // outside any access to `_pending` (`discardLaunchedEffects`).
+    // `_effectsByCancelID` keeps its checks: its keys are the user's cancel
+    // IDs, whose `hash(into:)` and `==` run inside its accesses.
     @exclusivity(unchecked) @usableFromInline var _nextLoadID: LoadID
     @exclusivity(unchecked) @usableFromInline var _nextEffectToken = 0
     @exclusivity(unchecked) @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
