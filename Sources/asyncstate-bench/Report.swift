@@ -19,7 +19,9 @@ enum Report {
             "\(format(result.sample.median).leftPadding(toLength: 10)) ns/op  (\(format(result.sample.min))–\(format(result.sample.max)))"
         var line = "  \(name) \(numbers.padding(toLength: 36))"
         if let ratio = result.ratio, let baselineName = result.baselineName {
-            line += " \(format(ratio, digits: 2))× \(baselineName)"
+            // Three decimals below 0.1, so a ratio just over a target such
+            // as 0.05× does not print as the target itself.
+            line += " \(format(ratio, digits: ratio < 0.1 ? 3 : 2))× \(baselineName)"
             if let target = result.target {
                 let bound = format(target, digits: target < 0.1 ? 2 : 1)
                 line += ratio <= target ? "  ✓ target ≤\(bound)×" : "  ✗ MISSED target ≤\(bound)×"
