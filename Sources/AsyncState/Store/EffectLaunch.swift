@@ -58,6 +58,27 @@ final class EffectLaunch {
     @usableFromInline
     init() {}
 
+    /// Before an effect's task starts: the effect `token` is being launched,
+    /// owed a cancellation if it was cancelled while pending.
+    @inlinable
+    func begin(_ token: Int, isCancelled: Bool) {
+        _token = token
+        _hasEnded = false
+        _startsCancelled = isCancelled
+    }
+
+    /// After the task's start has returned: clears the record, and says
+    /// whether the effect already ended and whether it is still owed a
+    /// cancellation (an enqueued task has not run its first step).
+    @inlinable
+    func end() -> (hasEnded: Bool, isOwedCancellation: Bool) {
+        let result = (_hasEnded, _startsCancelled)
+        _token = nil
+        _task = nil
+        _startsCancelled = false
+        return result
+    }
+
     /// Starts an effect's task as `_start` says.
     ///
     /// Generic in the body's result, though an effect's body returns nothing:

@@ -282,9 +282,7 @@ extension Store {
     /// effect runs synchronously, and `_launch` says which effect that is.
     @inlinable
     func beginLaunch(_ token: Int, isCancelled: Bool) {
-        _launch._token = token
-        _launch._hasEnded = false
-        _launch._startsCancelled = isCancelled
+        _launch.begin(token, isCancelled: isCancelled)
         _isProcessing = false
     }
 
@@ -297,12 +295,7 @@ extension Store {
     @inlinable
     func endLaunch<Result>(_ task: Task<Result, Never>) -> Bool {
         _isProcessing = true
-        let launch = _launch
-        let hasEnded = launch._hasEnded
-        let isOwedCancellation = launch._startsCancelled
-        launch._token = nil
-        launch._task = nil
-        launch._startsCancelled = false
+        let (hasEnded, isOwedCancellation) = _launch.end()
         if hasEnded { return true }
         if isOwedCancellation { task.cancel() }
         return false

@@ -36,25 +36,28 @@ extension Store {
             _launch = store._launch
         }
 
+        /// Runs `body` with the store, if it is still alive — without the
+        /// weak reference while one of its effects is launching.
+        @inlinable
+        func withStore(_ body: (Store) -> Void) {
+            if _launch._token != nil {
+                _unretained._withUnsafeGuaranteedRef(body)
+            } else if let store = _store {
+                body(store)
+            }
+        }
+
         /// Sends `action` to the store, if it is still alive.
         @inlinable
         func send(_ action: Action) {
-            if _launch._token != nil {
-                _unretained._withUnsafeGuaranteedRef { _ = $0.send(action) }
-            } else {
-                _store?.send(action)
-            }
+            withStore { _ = $0.send(action) }
         }
 
         /// See ``Store/loadEnded(_:with:)``.
         @inlinable
         @inline(never)
         func loadEnded(_ id: LoadID, with result: Action) {
-            if _launch._token != nil {
-                _unretained._withUnsafeGuaranteedRef { $0.loadEnded(id, with: result) }
-            } else {
-                _store?.loadEnded(id, with: result)
-            }
+            withStore { $0.loadEnded(id, with: result) }
         }
     }
 }
