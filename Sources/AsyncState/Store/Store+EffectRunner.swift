@@ -35,6 +35,9 @@ extension Store {
             /// Starts this load once load `behind`, and every run queued
             /// behind it before, has ended (`OverlapPolicy.queue`).
             case queue(Effect<Action>, behind: LoadID)
+            /// What `_pending` holds in place of an effect moved out to be
+            /// launched (`takePending(at:)`). Launching it does nothing.
+            case launched
         }
 
         @usableFromInline let _kind: Kind
@@ -137,17 +140,19 @@ extension Store {
             if !_queue.isEmpty { continue }
             guard isOutermost else { break }
             if launched < _pending.count {
-                let next = _pending[launched]
+                // Moved out of `_pending`, so that the effect — whose
+                // closures may hold the last reference to a user's object —
+                // is destroyed here, outside any access to the list. What a
+                // deinit sends is processed by the next pass.
+                let next = takePending(at: launched)
                 launched += 1
                 launch(next, into: &started)
                 continue
             }
-            // Destroying the launched effects can run a deinit (of something
-            // their closures held) that sends: processed here, not left in
-            // the queue for the next `send`.
-            discardLaunchedEffects()
-            launched = 0
-            if _queue.isEmpty { break }
+            // Every pending effect has been moved out: what is left are
+            // placeholders, destroyed without running any code.
+            _pending.removeAll(keepingCapacity: true)
+            break
         }
         if isOutermost { _isDraining = false }
     }
@@ -167,15 +172,14 @@ extension Store {
         if _queue.isEmpty { swap(&processed, &_queue) }
     }
 
-    /// Empties `_pending` once every effect in it has launched, destroying
-    /// them outside any access to it, for the same reason: an effect's
-    /// closures may hold the last reference to a user's object.
+    /// Moves the pending effect at `index` out of `_pending` to launch it,
+    /// leaving a placeholder. A copy would cost a retain, and a release when
+    /// the list is emptied.
     @inlinable
-    func discardLaunchedEffects() {
-        var launched: [PendingEffect] = []
-        swap(&launched, &_pending)
-        launched.removeAll(keepingCapacity: true)
-        if _pending.isEmpty { swap(&launched, &_pending) }
+    func takePending(at index: Int) -> PendingEffect {
+        var taken = PendingEffect(.launched, token: -1, isOwned: false)
+        swap(&taken, &_pending[index])
+        return taken
     }
 
     /// Starts the task of a pending effect and registers it — unless it ended
@@ -187,6 +191,8 @@ extension Store {
         let task: Task<Void, Never>
         let hasEnded: Bool
         switch effect._kind {
+        case .launched:
+            return
         case .join(let loadToken):
             if effect._isOwned, let load = _runningEffects[loadToken] {
                 started.append(Task { await JoinWaiter.wait(for: load) })

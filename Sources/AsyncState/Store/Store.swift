@@ -103,16 +103,16 @@ public final class Store<State, Action>: Observable {
     // above — the main actor, and no access that overlaps another — and
     // because the runner's own code is all that runs inside these accesses:
     // their keys are `Int` and `LoadID`; effects, cancellation handlers and
-    // observers run between accesses, never inside one (values are copied
-    // out first: `launch` copies what it needs out of `_pending` before it
-    // starts a task and registers the task after, and a task is copied out
-    // of a table before it is cancelled); a cancel ID leaves
+    // observers run between accesses, never inside one (values are moved or
+    // copied out first: `drainQueue` moves each pending effect out of
+    // `_pending` before it launches it, `launch` registers the task after,
+    // and a task is copied out of a table before it is cancelled); a cancel ID leaves
     // `_cancelIDOfEffect` by `removeValue`, and is destroyed after the
     // access; and no value an access destroys runs user code — releasing a
     // `Task` handle never does (a running task keeps itself alive, and a
     // finished one has released its closure), and pending effects, whose
-    // closures may hold the last reference to a user's object, are destroyed
-    // outside any access to `_pending` (`discardLaunchedEffects`).
+    // closures may hold the last reference to a user's object, are moved out
+    // of `_pending` and destroyed outside any access to it (`drainQueue`).
     // `_effectsByCancelID` keeps its checks: its keys are the user's cancel
     // IDs, whose `hash(into:)` and `==` run inside its accesses.
     @exclusivity(unchecked) @usableFromInline var _nextLoadID: LoadID
