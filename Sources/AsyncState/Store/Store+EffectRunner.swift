@@ -62,7 +62,7 @@ extension Store {
     /// when the queue is empty), drains and launches now.
     @inlinable
     @inline(never)
-    func start(_ effect: Effect<Action>, into started: inout [Task<Void, Never>]) {
+    func start(_ effect: Effect<Action>, into started: inout StoreTask) {
         schedule(effect)
         if !_isDraining { drainQueue(startingInto: &started) }
     }
@@ -124,7 +124,7 @@ extension Store {
     /// part), it only processes the queue: the outer drain launches.
     @inlinable
     @inline(never)
-    func drainQueue(startingInto started: inout [Task<Void, Never>]) {
+    func drainQueue(startingInto started: inout StoreTask) {
         let isOutermost = !_isDraining
         _isDraining = true
         var launched = 0
@@ -185,7 +185,7 @@ extension Store {
     /// Starts the task of a pending effect and registers it — unless it ended
     /// before `Task.immediate` returned, which leaves no entry behind.
     @inlinable
-    func launch(_ effect: PendingEffect, into started: inout [Task<Void, Never>]) {
+    func launch(_ effect: PendingEffect, into started: inout StoreTask) {
         let token = effect._token
         let isCancelled = effect._isCancelled
         let task: Task<Void, Never>
@@ -255,13 +255,7 @@ extension Store {
             }
         }
         if effect._isOwned {
-            if hasEnded, started.isEmpty {
-                // The usual case of a load that answered at once: share one
-                // array rather than allocate one per `send`.
-                started = StoreTask._endedAlone
-            } else {
-                started.append(hasEnded ? StoreTask._ended : task)
-            }
+            if hasEnded { started.appendEnded() } else { started.append(task) }
         }
         if hasEnded { return }
         _runningEffects[token] = task
@@ -353,12 +347,12 @@ extension Store {
     /// outside any `send`: nothing is processing or draining.
     @inlinable
     func runToCompletion(_ effect: Effect<Action>) async {
-        var started: [Task<Void, Never>] = []
+        var started = StoreTask()
         _isProcessing = true
         start(effect, into: &started)
         _isProcessing = false
         _waitingEffectCount += 1
-        await StoreTask(started).finish()
+        await started.finish()
         _waitingEffectCount -= 1
     }
 

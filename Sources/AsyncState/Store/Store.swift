@@ -266,12 +266,12 @@ public final class Store<State, Action>: Observable {
             _queue.append(action)
             return StoreTask()
         }
-        var started: [Task<Void, Never>] = []
+        var started = StoreTask()
         _isProcessing = true
         process(action, startingInto: &started)
         if !_queue.isEmpty { drainQueue(startingInto: &started) }
         _isProcessing = false
-        return StoreTask(started)
+        return started
     }
 
     /// Calls `observer` after every action the store processes, with the state
@@ -284,7 +284,7 @@ public final class Store<State, Action>: Observable {
     // MARK: Processing
 
     @inlinable
-    func process(_ action: Action, startingInto started: inout [Task<Void, Never>]) {
+    func process(_ action: Action, startingInto started: inout StoreTask) {
         let effect = _isPossiblyObserved ? reduceAnnouncingChange(action) : reduce(action)
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)

@@ -4,26 +4,32 @@
 /// await store.send(.refresh).finish()   // the load has settled
 /// ```
 public struct StoreTask: Hashable, Sendable {
-    @usableFromInline let _tasks: [Task<Void, Never>]
+    /// The tasks of the effects still running when `send` returned.
+    @usableFromInline var _tasks: [Task<Void, Never>]
+    /// How many effects ended inside the `send` that started them (started
+    /// with `Task.immediate`, they never suspended): nothing to wait for or
+    /// cancel, but they count for ``isEmpty``. Awaiting a finished task's
+    /// `value` leaves the main actor and comes back — two executor hops, as
+    /// much as the whole effect — so they are counted rather than kept.
+    @usableFromInline var _endedCount: Int
 
     @inlinable
     init(_ tasks: [Task<Void, Never>] = []) {
         self._tasks = tasks
+        self._endedCount = 0
     }
 
-    /// Stands for an effect that ended inside the `send` that started it
-    /// (started with `Task.immediate`, it never suspended). Awaiting a task's
-    /// `value` leaves the main actor and comes back even when the task is
-    /// done — two executor hops, as much as the whole effect — so `finish()`
-    /// skips this one; keeping it in `_tasks` keeps ``isEmpty`` false.
-    @usableFromInline static let _ended = Task<Void, Never> {}
-
-    /// The tasks of a `send` whose one effect ended inside it.
-    @usableFromInline static let _endedAlone = [_ended]
-
-    /// Whether every effect has already ended, so there is nothing to wait for.
+    /// Adds the task of an effect that is still running.
     @inlinable
-    var _hasEnded: Bool { _tasks.allSatisfy { $0 == Self._ended } }
+    mutating func append(_ task: Task<Void, Never>) {
+        _tasks.append(task)
+    }
+
+    /// Counts an effect that ended inside the `send` that started it.
+    @inlinable
+    mutating func appendEnded() {
+        _endedCount += 1
+    }
 
     /// Waits until every effect the action started has ended and sent its last
     /// action. Cancelling the waiting task cancels those effects.
@@ -35,7 +41,7 @@ public struct StoreTask: Hashable, Sendable {
     /// `finish()` without an async call.
     @inlinable
     public nonisolated(nonsending) func finish() async {
-        guard !_hasEnded else { return }
+        guard !_tasks.isEmpty else { return }
         await waitCancellingOnCancel()
     }
 
@@ -49,7 +55,7 @@ public struct StoreTask: Hashable, Sendable {
     @usableFromInline
     func waitCancellingOnCancel() async {
         await withTaskCancellationHandler {
-            for task in _tasks where task != Self._ended { await task.value }
+            for task in _tasks { await task.value }
         } onCancel: {
             for task in _tasks { task.cancel() }
         }
@@ -58,7 +64,7 @@ public struct StoreTask: Hashable, Sendable {
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
     package nonisolated(nonsending) func wait() async {
-        for task in _tasks where task != Self._ended { await task.value }
+        for task in _tasks { await task.value }
     }
 
     /// Cancels every effect the action started.
@@ -67,5 +73,5 @@ public struct StoreTask: Hashable, Sendable {
     }
 
     /// Whether the action started no effect at all.
-    public var isEmpty: Bool { _tasks.isEmpty }
+    public var isEmpty: Bool { _tasks.isEmpty && _endedCount == 0 }
 }
