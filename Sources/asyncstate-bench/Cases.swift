@@ -199,8 +199,24 @@ enum Cases {
             }
             return total
         }
+        // The floor of any load that starts at once and runs the feature's
+        // operation: a bare `Task.immediate` that awaits a main-actor
+        // closure made for it, as a reducer makes one per load. Entering the
+        // closure and returning from it are two executor switches that the
+        // row above does not pay.
+        let immediateOperation = Measured(
+            name: "bare Task.immediate {} awaiting an operation (scale)", iterations: n
+        ) { n in
+            var total = 0
+            for i in 0..<n {
+                let operation = makeOperation(returning: i)
+                total &+= await Task.immediate { await operation() }.value
+            }
+            return total
+        }
         var results = await Harness.compare(
-            group: "4", baseline: hop, cases: [(immediateHop, nil), (load, 0.05), (asyncValue, 0.1)], budget: budget)
+            group: "4", baseline: hop, cases: [(immediateHop, nil), (immediateOperation, nil), (load, 0.05), (asyncValue, 0.1)],
+            budget: budget)
 
         let yieldingHop = Measured(name: "bare Task {} that suspends once", iterations: n) { n in
             var total = 0
@@ -243,6 +259,13 @@ enum Cases {
             group: "4", baseline: yieldingHop, cases: [(yieldingImmediate, nil), (yieldingLoad, 1.1), (yieldingValue, 1.1)],
             budget: budget)
         return results
+    }
+
+    /// A main-actor operation that answers at once, made out of the
+    /// optimizer's sight, as a reducer makes a load's operation.
+    @inline(never)
+    static func makeOperation(returning value: Int) -> @MainActor @Sendable () async -> Int {
+        { value }
     }
 
     // MARK: 5. Stale drops
