@@ -253,7 +253,9 @@ public final class Store<State, Action>: Observable {
 
     /// Every effect running now, as one task — for test tools that wait for
     /// a store to become idle.
-    package var runningEffectsTask: StoreTask { StoreTask(Array(_runningEffects.values)) }
+    package var runningEffectsTask: StoreTask {
+        StoreTask(_runningEffects.isEmpty ? nil : Array(_runningEffects.values))
+    }
 
     /// Processes `action` now, then any actions it queued, and starts their effects.
     ///

@@ -4,31 +4,31 @@
 /// await store.send(.refresh).finish()   // the load has settled
 /// ```
 public struct StoreTask: Hashable, Sendable {
-    /// The tasks of the effects still running when `send` returned.
-    @usableFromInline var _tasks: [Task<Void, Never>]
-    /// How many effects ended inside the `send` that started them (started
-    /// with `Task.immediate`, they never suspended): nothing to wait for or
-    /// cancel, but they count for ``isEmpty``. Awaiting a finished task's
-    /// `value` leaves the main actor and comes back — two executor hops, as
-    /// much as the whole effect — so they are counted rather than kept.
-    @usableFromInline var _endedCount: Int
+    /// The tasks of the effects still running when `send` returned; `nil`
+    /// if it started no effect. An effect that ended inside the `send` that
+    /// started it (started with `Task.immediate`, it never suspended) leaves
+    /// no task here — nothing to wait for or cancel — but makes the list
+    /// non-`nil`, for ``isEmpty``. Awaiting a finished task's `value` leaves
+    /// the main actor and comes back, two executor hops, as much as the whole
+    /// effect. One optional array rather than an array and a count of ended
+    /// effects: a `StoreTask` stays one word, which every `send` returns.
+    @usableFromInline var _tasks: [Task<Void, Never>]?
 
     @inlinable
-    init(_ tasks: [Task<Void, Never>] = []) {
+    init(_ tasks: [Task<Void, Never>]? = nil) {
         self._tasks = tasks
-        self._endedCount = 0
     }
 
     /// Adds the task of an effect that is still running.
     @inlinable
     mutating func append(_ task: Task<Void, Never>) {
-        _tasks.append(task)
+        if _tasks == nil { _tasks = [task] } else { _tasks!.append(task) }
     }
 
-    /// Counts an effect that ended inside the `send` that started it.
+    /// Notes an effect that ended inside the `send` that started it.
     @inlinable
     mutating func appendEnded() {
-        _endedCount += 1
+        if _tasks == nil { _tasks = [] }
     }
 
     /// Waits until every effect the action started has ended and sent its last
@@ -41,7 +41,7 @@ public struct StoreTask: Hashable, Sendable {
     /// `finish()` without an async call.
     @inlinable
     public nonisolated(nonsending) func finish() async {
-        guard !_tasks.isEmpty else { return }
+        guard let tasks = _tasks, !tasks.isEmpty else { return }
         await waitCancellingOnCancel()
     }
 
@@ -55,23 +55,23 @@ public struct StoreTask: Hashable, Sendable {
     @usableFromInline
     func waitCancellingOnCancel() async {
         await withTaskCancellationHandler {
-            for task in _tasks { await task.value }
+            for task in _tasks ?? [] { await task.value }
         } onCancel: {
-            for task in _tasks { task.cancel() }
+            for task in _tasks ?? [] { task.cancel() }
         }
     }
 
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
     package nonisolated(nonsending) func wait() async {
-        for task in _tasks { await task.value }
+        for task in _tasks ?? [] { await task.value }
     }
 
     /// Cancels every effect the action started.
     public func cancel() {
-        for task in _tasks { task.cancel() }
+        for task in _tasks ?? [] { task.cancel() }
     }
 
     /// Whether the action started no effect at all.
-    public var isEmpty: Bool { _tasks.isEmpty && _endedCount == 0 }
+    public var isEmpty: Bool { _tasks == nil }
 }
