@@ -41,7 +41,8 @@ extension Store {
         }
 
         @usableFromInline let _kind: Kind
-        /// The effect's key in `_runningEffects`; `-1` for a join, which owns no task.
+        /// The effect's key in `_runningEffects`; `-1` for a join, which owns
+        /// no task, and for a `.launched` placeholder.
         @usableFromInline let _token: Int
         /// Whether its task belongs to the `StoreTask` of the `send` that is
         /// draining. Not for effects started by a `send` from inside another
@@ -192,6 +193,8 @@ extension Store {
         let hasEnded: Bool
         switch effect._kind {
         case .launched:
+            // `drainQueue` takes each pending effect once.
+            assertionFailure("A pending effect was launched twice.")
             return
         case .join(let loadToken):
             if effect._isOwned, let load = _runningEffects[loadToken] {

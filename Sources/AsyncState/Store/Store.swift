@@ -106,9 +106,9 @@ public final class Store<State, Action>: Observable {
     // observers run between accesses, never inside one (values are moved or
     // copied out first: `drainQueue` moves each pending effect out of
     // `_pending` before it launches it, `launch` registers the task after,
-    // and a task is copied out of a table before it is cancelled); a cancel ID leaves
-    // `_cancelIDOfEffect` by `removeValue`, and is destroyed after the
-    // access; and no value an access destroys runs user code — releasing a
+    // and a task is copied out of a table before it is cancelled); a cancel
+    // ID leaves `_cancelIDOfEffect` by `removeValue`, and is destroyed after
+    // the access; and no value an access destroys runs user code — releasing a
     // `Task` handle never does (a running task keeps itself alive, and a
     // finished one has released its closure), and pending effects, whose
     // closures may hold the last reference to a user's object, are moved out
@@ -132,7 +132,8 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
     @exclusivity(unchecked) @usableFromInline var _loads = LoadTable<RunningLoad>()
     /// Effects scheduled by the actions being processed, launched in this
-    /// order once the queue is empty (see `drainQueue`). Empty outside a drain.
+    /// order once the queue is empty (see `drainQueue`); during a drain, the
+    /// ones already launched are placeholders. Empty outside a drain.
     @exclusivity(unchecked) @usableFromInline var _pending: [PendingEffect] = []
     /// True while `drainQueue` runs, so that a nested `send` leaves launching to it.
     @exclusivity(unchecked) @usableFromInline var _isDraining = false

@@ -22,6 +22,13 @@ struct Notebook: Reducer {
         case note(String)
         case carry(SendsWhenReleased)
         case runHolding(SendsWhenReleased)
+        /// Two effects: the first holds the object and ends at once, the
+        /// second notes "B" from its synchronous part.
+        case holdThenNote(SendsWhenReleased)
+        /// An effect that sends `.note(text)` from its synchronous part.
+        case runNoting(String)
+        /// An effect that sends `.runNoting("nested")`, then a note.
+        case nestedSend
     }
 
     func reduce(into state: inout [String], action: Action) -> Effect<Action> {
@@ -35,6 +42,21 @@ struct Notebook: Reducer {
         case .runHolding(let object):
             state.append("runHolding")
             return .run { _ in withExtendedLifetime(object) {} }
+        case .holdThenNote(let object):
+            state.append("holdThenNote")
+            return .merge(
+                .run { _ in withExtendedLifetime(object) {} },
+                .run { send in send(.note("B")) }
+            )
+        case .runNoting(let text):
+            state.append("runNoting(\(text))")
+            return .run { send in send(.note(text)) }
+        case .nestedSend:
+            state.append("nestedSend")
+            return .run { send in
+                send(.runNoting("nested"))
+                send(.note("after nested"))
+            }
         }
     }
 }
@@ -87,5 +109,48 @@ struct StoreDeinitSendTests {
         store.send(.note("next"))
         #expect(store.state == ["first", "runHolding", "released", "next"])
         #expect(store.runningEffectCount == 0)
+    }
+
+    @Test(
+        "an effect that sends when released: its action comes before the next pending effect's, on both paths",
+        arguments: EffectStart.allCases)
+    func releasedBeforeNextEffect(start: EffectStart) async {
+        let (store, link) = makeStore(start)
+        store.observeTransitions { transition in
+            guard case .note("first") = transition.action else { return }
+            link.store?.send(.holdThenNote(SendsWhenReleased { link.store?.send(.note("released")) }))
+        }
+        await store.send(.note("first")).finish()
+        // The first effect is destroyed right after its launch, before the
+        // second launches: an enqueued first effect has ended by then too.
+        #expect(store.state == ["first", "holdThenNote", "released", "B"])
+    }
+
+    @Test(
+        "an effect started from a deinit during a drain is launched by that drain, once",
+        arguments: EffectStart.allCases)
+    func deinitStartsEffect(start: EffectStart) async {
+        let (store, link) = makeStore(start)
+        store.observeTransitions { transition in
+            guard case .note("first") = transition.action else { return }
+            link.store?.send(.holdThenNote(SendsWhenReleased { link.store?.send(.runNoting("from deinit")) }))
+        }
+        let task = store.send(.note("first"))
+        let expected = ["first", "holdThenNote", "runNoting(from deinit)", "B", "from deinit"]
+        if start == .immediate {
+            #expect(store.state == expected)
+            #expect(store.runningEffectCount == 0)
+        }
+        await task.finish()
+        await store.runningEffectsTask.finish()
+        #expect(store.state == expected)
+    }
+
+    @Test("effects scheduled by a send from an effect are launched once, in order", arguments: EffectStart.allCases)
+    func nestedSendEffects(start: EffectStart) async {
+        let (store, _) = makeStore(start)
+        await store.send(.nestedSend).finish()
+        await store.runningEffectsTask.finish()
+        #expect(store.state == ["nestedSend", "runNoting(nested)", "after nested", "nested"])
     }
 }
