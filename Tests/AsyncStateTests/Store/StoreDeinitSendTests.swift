@@ -77,17 +77,27 @@ struct StoreDeinitSendTests {
         return (store, link)
     }
 
+    /// While the store processes `.note("first")`, sends `carrier(object)`,
+    /// where `object` sends `released` when it is destroyed. Sent while the
+    /// store is processing, the action is queued, and once it is processed
+    /// the store holds the last reference to the object.
+    func whileProcessingFirst(
+        _ store: Store<[String], Notebook.Action>, _ link: Link,
+        send carrier: @escaping @MainActor (SendsWhenReleased) -> Notebook.Action,
+        releasing released: Notebook.Action
+    ) {
+        store.observeTransitions { transition in
+            guard case .note("first") = transition.action else { return }
+            link.store?.send(carrier(SendsWhenReleased { link.store?.send(released) }))
+        }
+    }
+
     @Test(
         "a queued action whose payload sends when released: processed in the same send, after it",
         arguments: EffectStart.allCases)
     func queuedActionReleased(start: EffectStart) {
         let (store, link) = makeStore(start)
-        // Sent while the store is processing, `.carry` is queued, and the
-        // queue holds the last reference to its object.
-        store.observeTransitions { transition in
-            guard case .note("first") = transition.action else { return }
-            link.store?.send(.carry(SendsWhenReleased { link.store?.send(.note("released")) }))
-        }
+        whileProcessingFirst(store, link, send: Notebook.Action.carry, releasing: .note("released"))
         store.send(.note("first"))
         #expect(store.state == ["first", "carry", "released"])
         store.send(.note("next"))
@@ -99,12 +109,7 @@ struct StoreDeinitSendTests {
         arguments: EffectStart.allCases)
     func launchedEffectReleased(start: EffectStart) async {
         let (store, link) = makeStore(start)
-        // Sent while the store is processing, so that once the queued action
-        // is gone, the effect's closure holds the last reference.
-        store.observeTransitions { transition in
-            guard case .note("first") = transition.action else { return }
-            link.store?.send(.runHolding(SendsWhenReleased { link.store?.send(.note("released")) }))
-        }
+        whileProcessingFirst(store, link, send: Notebook.Action.runHolding, releasing: .note("released"))
         await store.send(.note("first")).finish()
         store.send(.note("next"))
         #expect(store.state == ["first", "runHolding", "released", "next"])
@@ -116,10 +121,7 @@ struct StoreDeinitSendTests {
         arguments: EffectStart.allCases)
     func releasedBeforeNextEffect(start: EffectStart) async {
         let (store, link) = makeStore(start)
-        store.observeTransitions { transition in
-            guard case .note("first") = transition.action else { return }
-            link.store?.send(.holdThenNote(SendsWhenReleased { link.store?.send(.note("released")) }))
-        }
+        whileProcessingFirst(store, link, send: Notebook.Action.holdThenNote, releasing: .note("released"))
         await store.send(.note("first")).finish()
         // The first effect is destroyed right after its launch, before the
         // second launches: an enqueued first effect has ended by then too.
@@ -131,10 +133,7 @@ struct StoreDeinitSendTests {
         arguments: EffectStart.allCases)
     func deinitStartsEffect(start: EffectStart) async {
         let (store, link) = makeStore(start)
-        store.observeTransitions { transition in
-            guard case .note("first") = transition.action else { return }
-            link.store?.send(.holdThenNote(SendsWhenReleased { link.store?.send(.runNoting("from deinit")) }))
-        }
+        whileProcessingFirst(store, link, send: Notebook.Action.holdThenNote, releasing: .runNoting("from deinit"))
         let task = store.send(.note("first"))
         let expected = ["first", "holdThenNote", "runNoting(from deinit)", "B", "from deinit"]
         if start == .immediate {
