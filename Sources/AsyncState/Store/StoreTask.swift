@@ -19,6 +19,9 @@ public struct StoreTask: Hashable, Sendable {
         self._tasks = tasks
     }
 
+    /// The tasks of the effects still running when `send` returned.
+    var _running: [Task<Void, Never>] { _tasks ?? [] }
+
     /// Adds the task of an effect that is still running.
     @inlinable
     mutating func append(_ task: Task<Void, Never>) {
@@ -55,21 +58,21 @@ public struct StoreTask: Hashable, Sendable {
     @usableFromInline
     func waitCancellingOnCancel() async {
         await withTaskCancellationHandler {
-            for task in _tasks ?? [] { await task.value }
+            for task in _running { await task.value }
         } onCancel: {
-            for task in _tasks ?? [] { task.cancel() }
+            for task in _running { task.cancel() }
         }
     }
 
     /// Waits for the effects to end without cancelling them if the waiting task
     /// is cancelled — for callers that share work others may still need.
     package nonisolated(nonsending) func wait() async {
-        for task in _tasks ?? [] { await task.value }
+        for task in _running { await task.value }
     }
 
     /// Cancels every effect the action started.
     public func cancel() {
-        for task in _tasks ?? [] { task.cancel() }
+        for task in _running { task.cancel() }
     }
 
     /// Whether the action started no effect at all.
