@@ -78,7 +78,7 @@ extension Effect {
             work = timedWork(embed, timeout, run)
         } else {
             work = { id, reporter in
-                reporter.startTask { @MainActor in
+                TaskBody { @MainActor in
                     reporter.began()
                     reporter.end(id, with: embed(await run(id)))
                 }
@@ -112,7 +112,7 @@ extension Effect {
             Load(
                 cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
                 work: { id, reporter in
-                    reporter.startTask { @MainActor in
+                    TaskBody { @MainActor in
                         reporter.began()
                         do throws(Failure) {
                             let value = try await operation()
@@ -133,7 +133,7 @@ extension Effect {
         _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
     ) -> Load.Work {
         { id, reporter in
-            reporter.startTask { @MainActor in
+            TaskBody { @MainActor in
                 reporter.began()
                 reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) }))
             }
@@ -152,7 +152,7 @@ extension Effect {
     ) -> Effect {
         let embed = MainActorFunction(embed)
         let work: Load.Work = { id, reporter in
-            reporter.startTask { @MainActor in
+            TaskBody { @MainActor in
                 reporter.began()
                 let send = reporter._send
                 let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }

@@ -55,23 +55,25 @@ public struct Effect<Action> {
         /// the way (retries, progress) and, last, the one that ends it.
         @usableFromInline let _work: Work
 
-        /// A load's work: told its ID and where to report, it starts the
-        /// load's task with `reporter.startTask`. The task calls
+        /// A load's work: told its ID and where to report, it returns the body
+        /// of the load's task, which the store starts. The body calls
         /// `reporter.began()` first, runs the operation, and ends the load
         /// itself (see `LoadReporter`).
         ///
-        /// The work starts the task, rather than being called from a task the
-        /// store starts, so that the operation runs one async frame below the
-        /// task's body. A frame between them cost a call, a frame in the task's
-        /// allocator, and an executor switch back to the main actor when it
-        /// returned: about 50 ns for the switch alone, because every switch of
-        /// a task started with `Task.immediate` takes a lock to read the
-        /// task's executor preference. A work that returned the body for the
-        /// store to start cost two reabstraction thunks instead, each an
-        /// allocation. And a scoped feature's load maps its reporter without
-        /// adding a frame.
+        /// The work writes the task's body, rather than being called from a
+        /// body the store writes, so that the operation runs one async frame
+        /// below the task's body. A frame between them cost a call, a frame in
+        /// the task's allocator, and an executor switch back to the main actor
+        /// when it returned. The body travels as a `TaskBody`, which costs no
+        /// reabstraction thunk on the way. And a scoped feature's load maps its
+        /// reporter without adding a frame.
+        ///
+        /// The work does not start the task itself, as it did before: only the
+        /// store's launch, inlined into its drain's loop, gets `Task.immediate`
+        /// inlined, and an out-of-line `Task.immediate` costs every task it
+        /// starts an executor-preference record (see `EffectLaunch.startTask`).
         @usableFromInline
-        typealias Work = @MainActor (LoadID, LoadReporter<Action>) -> Task<Void, Never>
+        typealias Work = @MainActor (LoadID, LoadReporter<Action>) -> TaskBody<Void>
 
         @inlinable
         init(

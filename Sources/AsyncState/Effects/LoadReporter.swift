@@ -13,9 +13,8 @@
 /// a single reference to it. A scoped feature's load gets its own, mapped
 /// from the store's (`map(_:)`): one object and two closures per load.
 ///
-/// It also starts the load's task, as the store starts effects
-/// (`startTask`), and through it the task tells the store that it began
-/// (`began()`): see `Effect.Load.Work` for why a load starts its own task.
+/// Through it the load's task also tells the store that it began
+/// (`began()`).
 @usableFromInline
 @MainActor
 final class LoadReporter<Action> {
@@ -40,13 +39,6 @@ final class LoadReporter<Action> {
     @inlinable
     func began() {
         _launch.effectBegan()
-    }
-
-    /// Starts a load's task as the store starts effects (see
-    /// `EffectLaunch.startTask`, and why it is generic).
-    @inlinable
-    func startTask<Result>(_ body: sending @escaping @isolated(any) () async -> Result) -> Task<Result, Never> {
-        _launch.startTask(body)
     }
 
     /// Ends load `id` with `action`. Every load's task calls this exactly

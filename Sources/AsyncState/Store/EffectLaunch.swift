@@ -51,8 +51,7 @@ final class EffectLaunch {
     /// uncancelled until its start returned: with `Task.immediate` it then
     /// reported `.finished` where `Task {}` reported `.cancelled`.
     @exclusivity(unchecked) @usableFromInline var _task: UnsafeCurrentTask?
-    /// How the store starts effects' tasks; a load's work reads it here to
-    /// start its own (`LoadReporter.startTask`).
+    /// How the store starts effects' tasks (`startTask`).
     @exclusivity(unchecked) @usableFromInline var _start = EffectStart.preferred
 
     @usableFromInline
@@ -81,18 +80,29 @@ final class EffectLaunch {
 
     /// Starts an effect's task as `_start` says.
     ///
-    /// Generic in the body's result, though an effect's body returns nothing:
-    /// a closure passed as a generic result is built returning it indirectly,
-    /// as `Task.immediate` takes it, where a `() async -> Void` value would be
-    /// wrapped in a reabstraction thunk — an allocation and an async frame
-    /// per effect. Loads, which write their body at the call
-    /// (`LoadReporter.startTask`), start without one.
-    @inlinable
-    func startTask<Result>(_ body: sending @escaping @isolated(any) () async -> Result) -> Task<Result, Never> {
+    /// Always inlined, into `Store.launch`, which is always inlined into the
+    /// loop of `Store.drainQueue`, because `Task.immediate` must be inlined
+    /// too, and the optimizer inlines a function that large only at a call
+    /// inside a loop. `Task.immediate` takes an executor preference, `nil`
+    /// by default. Swift 6.3 tests a preference that is not a constant at
+    /// compile time against the wrong `nil` — that of a doubly optional
+    /// value — so an out-of-line `Task.immediate`, where its default `nil`
+    /// is an argument, gives every task it starts an empty
+    /// executor-preference record. (The upstream compiler's tests now check
+    /// that a `nil` preference adds no record.) With that record, creating
+    /// and completing the task each take the task's status lock, and so does
+    /// every executor switch, to read the preference: 140 ns of a load that
+    /// answers at once, which switches 3 times, and 0.7 µs of one that
+    /// suspends once. Inlined where the `nil` is a constant, no record is
+    /// made. Every effect's task starts here, so the check is in one place:
+    /// `perf` on the benchmark shows no
+    /// `AsyncTask::pushInitialTaskExecutorPreference` when it holds.
+    @inlinable @inline(__always)
+    func startTask<Result>(_ body: TaskBody<Result>) -> Task<Result, Never> {
         if _start == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
-            return Task.immediate(operation: body)
+            return Task.immediate(operation: body._run)
         }
-        return Task(operation: body)
+        return Task(operation: body._run)
     }
 
     /// The first thing an effect's task does. Inside a launch it is the task

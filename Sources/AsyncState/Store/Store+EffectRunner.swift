@@ -185,7 +185,11 @@ extension Store {
 
     /// Starts the task of a pending effect and registers it — unless it ended
     /// before `Task.immediate` returned, which leaves no entry behind.
-    @inlinable
+    ///
+    /// Always inlined into `drainQueue`'s loop, where the optimizer also
+    /// inlines `Task.immediate` (see `EffectLaunch.startTask` for why it
+    /// must).
+    @inlinable @inline(__always)
     func launch(_ effect: PendingEffect, into started: inout StoreTask) {
         let token = effect._token
         let isCancelled = effect._isCancelled
@@ -236,10 +240,10 @@ extension Store {
             _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
         case .load(let work, let id):
-            // The load's work starts its task itself (see `Load.Work`).
+            // The load's work writes its task's body (see `Load.Work`).
             let reporter = _loadReporter
             beginLaunch(token, isCancelled: isCancelled)
-            task = work(id, reporter)
+            task = _launch.startTask(work(id, reporter))
             hasEnded = endLaunch(task)
         case .run(let run):
             let body = run._body
@@ -271,13 +275,13 @@ extension Store {
     /// processing, so a `send` from it is processed at once, as it would be
     /// from an enqueued task; and the store knows which effect runs, so that
     /// cancelling it from there reaches it. Generic for the reason
-    /// `EffectLaunch.startTask` is.
+    /// `TaskBody` is.
     @inlinable
     func launchTask<Result>(
-        _ token: Int, isCancelled: Bool, _ body: sending @escaping @isolated(any) () async -> Result
+        _ token: Int, isCancelled: Bool, _ body: @escaping @isolated(any) @Sendable () async -> Result
     ) -> (Task<Result, Never>, hasEnded: Bool) {
         beginLaunch(token, isCancelled: isCancelled)
-        let task = _launch.startTask(body)
+        let task = _launch.startTask(TaskBody(body))
         return (task, endLaunch(task))
     }
 
