@@ -60,18 +60,18 @@ public struct Effect<Action> {
         /// `reporter.began()` first, runs the operation, and ends the load
         /// itself (see `LoadReporter`).
         ///
-        /// The work writes the task's body, rather than being called from a
-        /// body the store writes, so that the operation runs one async frame
+        /// The work returns the task's body, rather than being called from a
+        /// body the store builds, so that the operation runs one async frame
         /// below the task's body. A frame between them cost a call, a frame in
         /// the task's allocator, and an executor switch back to the main actor
         /// when it returned. The body travels as a `TaskBody`, which costs no
         /// reabstraction thunk on the way. And a scoped feature's load maps its
         /// reporter without adding a frame.
         ///
-        /// The work does not start the task itself, as it did before: only the
-        /// store's launch, inlined into its drain's loop, gets `Task.immediate`
-        /// inlined, and an out-of-line `Task.immediate` costs every task it
-        /// starts an executor-preference record (see `EffectLaunch.startTask`).
+        /// The store, not the work, starts the task: only the store's launch,
+        /// inlined into its drain's loop, gets `Task.immediate` inlined, and an
+        /// out-of-line `Task.immediate` costs every task it starts an
+        /// executor-preference record (see `EffectLaunch.startTask`).
         @usableFromInline
         typealias Work = @MainActor (LoadID, LoadReporter<Action>) -> TaskBody<Void>
 

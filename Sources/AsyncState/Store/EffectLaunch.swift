@@ -80,29 +80,34 @@ final class EffectLaunch {
 
     /// Starts an effect's task as `_start` says.
     ///
-    /// Always inlined, into `Store.launch`, which is always inlined into the
-    /// loop of `Store.drainQueue`, because `Task.immediate` must be inlined
-    /// too, and the optimizer inlines a function that large only at a call
-    /// inside a loop. `Task.immediate` takes an executor preference, `nil`
-    /// by default. Swift 6.3 tests a preference that is not a constant at
-    /// compile time against the wrong `nil` — that of a doubly optional
-    /// value — so an out-of-line `Task.immediate`, where its default `nil`
-    /// is an argument, gives every task it starts an empty
-    /// executor-preference record. (The upstream compiler's tests now check
-    /// that a `nil` preference adds no record.) With that record, creating
-    /// and completing the task each take the task's status lock, and so does
-    /// every executor switch, to read the preference: 140 ns of a load that
-    /// answers at once, which switches 3 times, and 0.7 µs of one that
-    /// suspends once. Inlined where the `nil` is a constant, no record is
-    /// made. Every effect's task starts here, so the check is in one place:
-    /// `perf` on the benchmark shows no
-    /// `AsyncTask::pushInitialTaskExecutorPreference` when it holds.
+    /// Always inlined into `Store.launch` (directly, or through
+    /// `Store.launchTask`), which is always inlined into the loop of
+    /// `Store.drainQueue`, because `Task.immediate` must be inlined too, and
+    /// the optimizer inlines a function that large only at a call inside a
+    /// loop. `Task.immediate` takes an executor preference, `nil` by
+    /// default. Swift 6.3.1, the toolchain we measure with, tests a
+    /// preference that is not a constant at compile time against the wrong
+    /// `nil` — that of a doubly optional value — so an out-of-line
+    /// `Task.immediate`, where its default `nil` is an argument, gives every
+    /// task it starts an empty executor-preference record. (The upstream
+    /// compiler's test suite now checks that a `nil` preference adds no
+    /// record; once a release with that fix is the oldest we support, this
+    /// chain of inlining only keeps the code together.) With the record,
+    /// creating and completing the task each take the task's status lock,
+    /// and so does every executor switch, to read the preference. Inlined
+    /// where the `nil` is a constant, no record is made: a load that answers
+    /// at once takes 0.18 µs less, and one that suspends once 0.7 µs less.
+    /// Every task that may start at once starts here, so the check is in one
+    /// place: `.ci/inlining` fails if a specialized `drainQueue` in the
+    /// benchmark calls `Task.immediate` out of line. Forced inlining does
+    /// nothing at `-Onone` or in the module's unspecialized generic code,
+    /// which still pay the record; features use the runner specialized.
     @inlinable @inline(__always)
     func startTask<Result>(_ body: TaskBody<Result>) -> Task<Result, Never> {
         if _start == .immediate, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, *) {
-            return Task.immediate(operation: body._run)
+            return Task.immediate(operation: body._operation)
         }
-        return Task(operation: body._run)
+        return Task(operation: body._operation)
     }
 
     /// The first thing an effect's task does. Inside a launch it is the task

@@ -4,8 +4,8 @@
 // file is what happens after the reducer has run, with cancellation in
 // `Store+Cancellation.swift`, the weak reference effects hold in
 // `Store+Reference.swift`, the choice of how tasks start in
-// `EffectStart.swift`, and the effect being launched — shared with its task —
-// in `EffectLaunch.swift`.
+// `EffectStart.swift`, the effect being launched — shared with its task —
+// in `EffectLaunch.swift`, and the body of an effect's task in `TaskBody.swift`.
 //
 // An effect is started in two steps. `schedule` runs while the store
 // processes the action: it gives a load its ID, queues its `.started` action,
@@ -240,7 +240,7 @@ extension Store {
             _queueTails[queue] = QueuedRun(token: token, task: task)
             hasEnded = false
         case .load(let work, let id):
-            // The load's work writes its task's body (see `Load.Work`).
+            // The load's work returns its task's body (see `Load.Work`).
             let reporter = _loadReporter
             beginLaunch(token, isCancelled: isCancelled)
             task = _launch.startTask(work(id, reporter))
@@ -275,8 +275,9 @@ extension Store {
     /// processing, so a `send` from it is processed at once, as it would be
     /// from an enqueued task; and the store knows which effect runs, so that
     /// cancelling it from there reaches it. Generic for the reason
-    /// `TaskBody` is.
-    @inlinable
+    /// `TaskBody` is, and always inlined into `launch`, like
+    /// `EffectLaunch.startTask`, for the reason given there.
+    @inlinable @inline(__always)
     func launchTask<Result>(
         _ token: Int, isCancelled: Bool, _ body: @escaping @isolated(any) @Sendable () async -> Result
     ) -> (Task<Result, Never>, hasEnded: Bool) {
