@@ -30,7 +30,7 @@ struct CacheFreshnessTests {
         let third = cache.subscribe(7)
         await settle { backend.calls.count == 2 }
         #expect(cache[7]?.state == .refreshing(value: "v1")) // the value stays through the reload
-        _ = (first, second, third)
+        withExtendedLifetime((first, second, third)) {}
     }
 
     @Test("staleAfter of zero or less makes every value stale", arguments: [0, -1])
@@ -39,7 +39,7 @@ struct CacheFreshnessTests {
         #expect(cache.isStale(7))
         let second = cache.subscribe(7)
         await settle { backend.calls.count == 2 }
-        _ = (first, second)
+        withExtendedLifetime((first, second)) {}
     }
 
     @Test("an invalidation during a load lets it settle, then reloads at once")
@@ -106,7 +106,7 @@ struct CacheFreshnessTests {
         let again = cache.subscribe(12)
         await settle { backend.calls.count == 7 }
         #expect(backend.count(12) == 2)
-        _ = (clock, used, again)
+        withExtendedLifetime((clock, used, again)) {}
     }
 
     @Test("a trigger sequence reloads stale entries in use; it may end, or throw and be reported")

@@ -51,7 +51,7 @@ struct CacheObservationTests {
         let another = cache.subscribe(7) // fresh: shares the value, starts no load
         #expect(backend.calls.count == 2)
         #expect(!changed.isSet)
-        _ = (subscriptions, another)
+        withExtendedLifetime((subscriptions, another)) {}
     }
 
     @Test("a read of a key that is not cached is told when it is added")
@@ -61,7 +61,7 @@ struct CacheObservationTests {
         #expect(!changed.isSet)
         let nine = cache.subscribe(9)
         #expect(changed.isSet)
-        _ = (subscriptions, nine)
+        withExtendedLifetime((subscriptions, nine)) {}
     }
 
     @Test("a read of a key is told when its entry is collected, and a key that takes its place is observed on its own")

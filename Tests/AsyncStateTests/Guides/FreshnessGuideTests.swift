@@ -135,7 +135,7 @@ struct FreshnessGuideTests {
         #expect(users.users(of: 7) == 2 && users.isInvalidated(7))
         await settle { api.gates.count == 2 }
         #expect(api.gates.count == 2) // the profile, and one load of user 7 for both screens; the follow-up waits for it
-        _ = (profileScreen, chatScreen)
+        withExtendedLifetime((profileScreen, chatScreen)) {}
     }
 
     @Test("the README's AsyncValue example reloads a profile older than a minute")
