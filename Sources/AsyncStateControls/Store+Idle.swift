@@ -2,10 +2,11 @@ import AsyncState
 
 extension Store {
     /// Whether every effect this store runs is asleep on `clock` or waiting
-    /// for effects it started — so that only advancing `clock` can make
-    /// progress. Assumes nothing else sleeps on `clock`.
+    /// for another of its effects that is still running — so that only
+    /// advancing `clock` can make progress. Assumes nothing else sleeps on
+    /// `clock`.
     public func isIdle(on clock: TestClock) -> Bool {
-        clock.sleeperCount + _waitingEffectCount == runningEffectCount
+        clock.sleeperCount + waitingEffectCount == runningEffectCount
     }
 
     /// Lets this store's effects run until only advancing `clock` can make
@@ -33,7 +34,7 @@ extension Store {
     ///   `clock`, such as real time or a network.
     @discardableResult
     public func waitUntilIdle(on clock: TestClock, maximumRounds: Int = 10_000_000) async -> Bool {
-        let fingerprint = { (clock.sleeperCount, self.runningEffectCount, self._waitingEffectCount) }
+        let fingerprint = { (clock.sleeperCount, self.runningEffectCount, self.waitingEffectCount) }
         var last = fingerprint()
         var quietRounds = 0
         for _ in 0..<maximumRounds {

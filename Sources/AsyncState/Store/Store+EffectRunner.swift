@@ -203,6 +203,7 @@ extension Store {
         case .join(let loadToken):
             if effect._isOwned, let load = _runningEffects[loadToken] {
                 started.append(Task { await JoinWaiter.wait(for: load) })
+                _startedTokens?.append(loadToken)
             }
             return
         case .concatenate(let effects):
@@ -212,7 +213,7 @@ extension Store {
             task = Task { [weak self] in
                 for effect in effects {
                     guard !Task.isCancelled, let store = self else { break }
-                    await store.runToCompletion(effect)
+                    await store.runToCompletion(effect, waitingAs: token)
                 }
                 self?.effectEnded(token)
             }
@@ -222,16 +223,22 @@ extension Store {
             // Always enqueued, like a concatenation: it waits for the run
             // before it. Each run waits only for the one queued just before,
             // so runs start in the order they were queued; one cancelled
-            // while it waits never starts.
+            // while it waits never starts. `_awaitedEffects` names the run it
+            // waits for, so that `waitingEffectCount` counts it as waiting
+            // only until that run ends.
             let queue = queueNumber(for: behind)
-            let predecessor = _queueTails[queue]?._task ?? _loads[behind].flatMap { _runningEffects[$0._token] }
+            let tail = _queueTails[queue]
+            let predecessorToken = tail?._token ?? _loads[behind]?._token
+            let predecessor = tail?._task ?? predecessorToken.flatMap { _runningEffects[$0] }
+            if predecessor != nil, let predecessorToken { _awaitedEffects[token] = [predecessorToken] }
             task = Task { [weak self] in
                 await predecessor?.value
+                self?._awaitedEffects[token] = nil
                 if let store = self, !Task.isCancelled {
                     // The load about to start gets the next ID; loads queued
                     // behind it join this queue.
                     store._queueOfLoad[store._nextLoadID] = queue
-                    await store.runToCompletion(load)
+                    await store.runToCompletion(load, waitingAs: token)
                 }
                 self?.queuedRunEnded(token, in: queue)
                 self?.effectEnded(token)
@@ -262,7 +269,12 @@ extension Store {
             }
         }
         if effect._isOwned {
-            if hasEnded { started.appendEnded() } else { started.append(task) }
+            if hasEnded {
+                started.appendEnded()
+            } else {
+                started.append(task)
+                _startedTokens?.append(token)
+            }
         }
         if hasEnded { return }
         _runningEffects[token] = task
@@ -350,18 +362,26 @@ extension Store {
         _queueOfLoad = _queueOfLoad.filter { $0.value != queue }
     }
 
-    /// Starts `effect` from inside a running concatenation and waits for all
-    /// it started. A concatenation's task is always enqueued, so it runs here
-    /// outside any `send`: nothing is processing or draining.
+    /// Starts `effect` from inside running effect `waiter` — a concatenation,
+    /// or a queued run — and waits for all it started. Their tasks are
+    /// always enqueued, so they run here outside any `send`: nothing is
+    /// processing or draining, and no other waiter's start is collecting
+    /// tokens.
+    ///
+    /// While it waits, `_awaitedEffects` names the effects it waits for, so
+    /// that `waitingEffectCount` stops counting it the moment the last of
+    /// them ends — not when it resumes, which is an executor switch later.
     @inlinable
-    func runToCompletion(_ effect: Effect<Action>) async {
+    func runToCompletion(_ effect: Effect<Action>, waitingAs waiter: Int) async {
         var started = StoreTask()
+        _startedTokens = []
         _isProcessing = true
         start(effect, into: &started)
         _isProcessing = false
-        _waitingEffectCount += 1
+        _awaitedEffects[waiter] = _startedTokens
+        _startedTokens = nil
         await started.finish()
-        _waitingEffectCount -= 1
+        _awaitedEffects[waiter] = nil
     }
 
     @inlinable

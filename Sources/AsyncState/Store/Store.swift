@@ -167,10 +167,14 @@ public final class Store<State, Action>: Observable {
         }
     }
 
-    /// How many running effects are waiting for effects they started (a
-    /// concatenation running its parts) — for simulation tools that must know
-    /// when every effect is idle.
-    @exclusivity(unchecked) @usableFromInline package var _waitingEffectCount = 0
+    /// For each running effect that waits for other effects — a
+    /// concatenation for the part it runs, a queued run for the run before
+    /// it — the tokens of the effects it waits for. For simulation tools that
+    /// must know when every effect is idle (`waitingEffectCount`).
+    @exclusivity(unchecked) @usableFromInline var _awaitedEffects: [Int: [Int]] = [:]
+    /// While a concatenation starts a part, the tokens of the effects the
+    /// part starts and the concatenation waits for; `nil` otherwise.
+    @exclusivity(unchecked) @usableFromInline var _startedTokens: [Int]?
 
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
@@ -251,6 +255,17 @@ public final class Store<State, Action>: Observable {
 
     /// How many effects are running now.
     public var runningEffectCount: Int { _runningEffects.count }
+
+    /// How many running effects are waiting for an effect that is still
+    /// running: a concatenation for its part, a queued run for the run
+    /// before it. One whose effects have all ended is not counted, though it
+    /// may not have resumed yet: resuming takes an executor switch, which
+    /// under load can lag behind the main actor by any number of turns, so
+    /// counting such an effect as waiting would let a simulation think the
+    /// store idle while the effect is about to go on.
+    package var waitingEffectCount: Int {
+        _awaitedEffects.values.count { tokens in tokens.contains { _runningEffects[$0] != nil } }
+    }
 
     /// Every effect running now, as one task — for test tools that wait for
     /// a store to become idle.

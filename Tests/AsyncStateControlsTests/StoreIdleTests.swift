@@ -1,0 +1,111 @@
+import AsyncState
+import AsyncStateControls
+import Testing
+
+/// A feature whose effects wait for one another while they sleep on a test
+/// clock: a delayed action (a concatenation: a sleep, then a send), loads
+/// queued one behind the other, and a concatenation that joins the load in
+/// flight before it sends.
+struct Waits: Reducer {
+    struct Offline: Error, Equatable {}
+
+    struct State: Equatable {
+        var value = Loadable<Int, Offline>()
+        var marks: [String] = []
+    }
+
+    enum Action: Sendable {
+        /// Marks `name` 50 ms later.
+        case markLater(String)
+        case mark(String)
+        /// Loads `number`, which takes 100 ms.
+        case fetch(Int, OverlapPolicy)
+        /// Joins the load in flight, then marks `name`.
+        case joinThenMark(String)
+        case fetched(LoadAction<Int, Offline>)
+    }
+
+    let clock: TestClock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .markLater(let name):
+            return Effect.send(.mark(name)).delayed(for: .milliseconds(50), clock: clock)
+        case .mark(let name):
+            state.marks.append(name)
+            return .none
+        case .fetch(let number, let overlap):
+            return fetch(number, into: &state, overlap: overlap)
+        case .joinThenMark(let name):
+            return fetch(0, into: &state, overlap: .join).concatenating(with: .send(.mark(name)))
+        case .fetched(let load):
+            return state.value.reduce(load)
+        }
+    }
+
+    private func fetch(_ number: Int, into state: inout State, overlap: OverlapPolicy) -> Effect<Action> {
+        let clock = clock
+        return state.value.load(Action.fetched, overlap: overlap) { () async throws(Offline) in
+            do { try await clock.sleep(for: .milliseconds(100)) } catch { throw Offline() }
+            return number
+        }
+    }
+}
+
+@Suite("Store.waitUntilIdle(on:)")
+@MainActor
+struct StoreIdleTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let script: [Waits.Action]
+        /// The value shown at the end, and the marks made.
+        let value: Int?
+        let marks: [String]
+        /// When the last effect ended.
+        let end: Duration
+        var testDescription: String { name }
+    }
+
+    nonisolated static let cases = [
+        Case(name: "a delayed action", script: [.markLater("a")], value: nil, marks: ["a"], end: .milliseconds(50)),
+        Case(
+            name: "a load queued behind another", script: [.fetch(1, .queue), .fetch(2, .queue)],
+            value: 2, marks: [], end: .milliseconds(200)),
+        Case(
+            name: "a concatenation that joins a load", script: [.fetch(1, .latestWins), .joinThenMark("joined")],
+            value: 1, marks: ["joined"], end: .milliseconds(100)),
+    ]
+
+    @Test(
+        "an effect waiting for another that has ended is not idle: it is about to go on",
+        arguments: cases, EffectStart.allCases)
+    func waitingEffects(_ example: Case, start: EffectStart) async {
+        let clock = TestClock()
+        let store = Store(initialState: Waits.State(), reducer: Waits(clock: clock))
+        store._effectStart = start
+        // Whenever an effect ends with others left running, one of them was
+        // waiting for it and has yet to resume: resuming takes an executor
+        // switch, which may come any number of main-actor turns later.
+        var idleWhenAnEffectEnded: [Bool] = []
+        var lastCount = 0
+        store._onRunningEffectCountChange = { [weak store] count in
+            guard let store else { return }
+            if 0 < count, count < lastCount { idleWhenAnEffectEnded.append(store.isIdle(on: clock)) }
+            lastCount = count
+        }
+
+        for action in example.script { store.send(action) }
+        while true {
+            #expect(await store.waitUntilIdle(on: clock))
+            guard let next = clock.nextDeadline else { break }
+            clock.advance(to: next)
+        }
+
+        #expect(store.value.value == example.value && !store.value.isLoading)
+        #expect(store.marks == example.marks)
+        #expect(clock.now.offset == example.end)
+        #expect(store.runningEffectCount == 0)
+        #expect(!idleWhenAnEffectEnded.isEmpty)
+        #expect(!idleWhenAnEffectEnded.contains(true))
+    }
+}
