@@ -4,7 +4,10 @@ extension Store {
     /// Whether every effect this store runs is asleep on `clock` or waiting
     /// for another of its effects that is still running — so that only
     /// advancing `clock` can make progress. Assumes nothing else sleeps on
-    /// `clock`.
+    /// `clock`, and that each effect sleeps on it at most once at a time: a
+    /// load with a `LoadTimeout` on the same clock sleeps twice (its
+    /// operation and its timer), so the store never looks idle — give the
+    /// timeout another clock.
     public func isIdle(on clock: TestClock) -> Bool {
         clock.sleeperCount + waitingEffectCount == runningEffectCount
     }

@@ -203,7 +203,7 @@ extension Store {
         case .join(let loadToken):
             if effect._isOwned, let load = _runningEffects[loadToken] {
                 started.append(Task { await JoinWaiter.wait(for: load) })
-                _startedTokens?.append(loadToken)
+                if _collectedEffects != nil { collectAwaited(loadToken, isJoin: true) }
             }
             return
         case .concatenate(let effects):
@@ -223,14 +223,14 @@ extension Store {
             // Always enqueued, like a concatenation: it waits for the run
             // before it. Each run waits only for the one queued just before,
             // so runs start in the order they were queued; one cancelled
-            // while it waits never starts. `_awaitedEffects` names the run it
-            // waits for, so that `waitingEffectCount` counts it as waiting
-            // only until that run ends.
+            // while it waits never starts. `_awaitedEffects` names the effect
+            // it waits for — the queued run or the load before it — so that
+            // `waitingEffectCount` counts it as waiting only until that ends.
             let queue = queueNumber(for: behind)
             let tail = _queueTails[queue]
             let predecessorToken = tail?._token ?? _loads[behind]?._token
             let predecessor = tail?._task ?? predecessorToken.flatMap { _runningEffects[$0] }
-            if predecessor != nil, let predecessorToken { _awaitedEffects[token] = [predecessorToken] }
+            if predecessor != nil, let predecessorToken { _awaitedEffects[token] = AwaitedEffects(effects: [predecessorToken]) }
             task = Task { [weak self] in
                 await predecessor?.value
                 self?._awaitedEffects[token] = nil
@@ -273,7 +273,9 @@ extension Store {
                 started.appendEnded()
             } else {
                 started.append(task)
-                _startedTokens?.append(token)
+                // Nil but inside `runToCompletion`: one load and a branch
+                // here; the rest is out of line, keeping `drainQueue` small.
+                if _collectedEffects != nil { collectAwaited(token, isJoin: false) }
             }
         }
         if hasEnded { return }
@@ -362,26 +364,39 @@ extension Store {
         _queueOfLoad = _queueOfLoad.filter { $0.value != queue }
     }
 
-    /// Starts `effect` from inside running effect `waiter` — a concatenation,
-    /// or a queued run — and waits for all it started. Their tasks are
+    /// Starts `effect` from inside the running effect `effectToken` — a
+    /// concatenation, or a queued run — and waits for all it started. Their tasks are
     /// always enqueued, so they run here outside any `send`: nothing is
-    /// processing or draining, and no other waiter's start is collecting
-    /// tokens.
+    /// processing or draining, and no other part's effects are being
+    /// collected.
     ///
     /// While it waits, `_awaitedEffects` names the effects it waits for, so
     /// that `waitingEffectCount` stops counting it the moment the last of
     /// them ends — not when it resumes, which is an executor switch later.
     @inlinable
-    func runToCompletion(_ effect: Effect<Action>, waitingAs waiter: Int) async {
+    func runToCompletion(_ effect: Effect<Action>, waitingAs effectToken: Int) async {
+        assert(_collectedEffects == nil, "A part started while another part's effects were being collected.")
         var started = StoreTask()
-        _startedTokens = []
+        _collectedEffects = AwaitedEffects()
         _isProcessing = true
         start(effect, into: &started)
         _isProcessing = false
-        _awaitedEffects[waiter] = _startedTokens
-        _startedTokens = nil
+        if let awaited = _collectedEffects, !awaited.isEmpty { _awaitedEffects[effectToken] = awaited }
+        _collectedEffects = nil
         await started.finish()
-        _awaitedEffects[waiter] = nil
+        _awaitedEffects[effectToken] = nil
+    }
+
+    /// Notes that the part `runToCompletion` is starting waits for effect
+    /// `token`: one it started, or a load it joined.
+    @inlinable
+    @inline(never)
+    func collectAwaited(_ token: Int, isJoin: Bool) {
+        if isJoin {
+            _collectedEffects?._joinedLoads.append(token)
+        } else {
+            _collectedEffects?._effects.append(token)
+        }
     }
 
     @inlinable

@@ -168,13 +168,31 @@ public final class Store<State, Action>: Observable {
     }
 
     /// For each running effect that waits for other effects — a
-    /// concatenation for the part it runs, a queued run for the run before
-    /// it — the tokens of the effects it waits for. For simulation tools that
+    /// concatenation for the part it runs, a queued run for the effect
+    /// before it — what it waits for, by token. For simulation tools that
     /// must know when every effect is idle (`waitingEffectCount`).
-    @exclusivity(unchecked) @usableFromInline var _awaitedEffects: [Int: [Int]] = [:]
-    /// While a concatenation starts a part, the tokens of the effects the
-    /// part starts and the concatenation waits for; `nil` otherwise.
-    @exclusivity(unchecked) @usableFromInline var _startedTokens: [Int]?
+    @exclusivity(unchecked) @usableFromInline var _awaitedEffects: [Int: AwaitedEffects] = [:]
+    /// While `runToCompletion` starts a part, what the part's effects will
+    /// have it wait for; `nil` otherwise.
+    @exclusivity(unchecked) @usableFromInline var _collectedEffects: AwaitedEffects?
+
+    /// What one waiting effect waits for, by token.
+    @usableFromInline
+    struct AwaitedEffects {
+        /// Effects it waits for until they end, even once it is cancelled:
+        /// those it started, which its cancellation cancels, and the effect
+        /// a queued run waits behind, whose `value` ignores cancellation.
+        @usableFromInline var _effects: [Int] = []
+        /// Loads it joined (`OverlapPolicy.join`): it stops waiting for
+        /// them as soon as it is cancelled.
+        @usableFromInline var _joinedLoads: [Int] = []
+
+        @inlinable
+        init(effects: [Int] = []) { self._effects = effects }
+
+        @inlinable
+        var isEmpty: Bool { _effects.isEmpty && _joinedLoads.isEmpty }
+    }
 
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
@@ -257,14 +275,20 @@ public final class Store<State, Action>: Observable {
     public var runningEffectCount: Int { _runningEffects.count }
 
     /// How many running effects are waiting for an effect that is still
-    /// running: a concatenation for its part, a queued run for the run
+    /// running: a concatenation for its part, a queued run for the effect
     /// before it. One whose effects have all ended is not counted, though it
     /// may not have resumed yet: resuming takes an executor switch, which
     /// under load can lag behind the main actor by any number of turns, so
     /// counting such an effect as waiting would let a simulation think the
-    /// store idle while the effect is about to go on.
+    /// store idle while the effect is about to go on. For the same reason a
+    /// cancelled one is not counted for the loads it joined: its cancellation
+    /// ends that wait at once.
     package var waitingEffectCount: Int {
-        _awaitedEffects.values.count { tokens in tokens.contains { _runningEffects[$0] != nil } }
+        _awaitedEffects.count { waiting, awaited in
+            let isRunning = { (token: Int) in self._runningEffects[token] != nil }
+            if awaited._effects.contains(where: isRunning) { return true }
+            return _runningEffects[waiting]?.isCancelled == false && awaited._joinedLoads.contains(where: isRunning)
+        }
     }
 
     /// Every effect running now, as one task — for test tools that wait for
