@@ -28,7 +28,7 @@ struct SaveFeatureTests {
     }
 
     @Test("save and delete run at the same time, each tracked on its own")
-    func operationsRunTogether() async {
+    func operationsRunTogether() async throws {
         let harness = DemoHarness()
         let store = TestStore(initialState: SaveFeature.State(), reducer: SaveFeature.reducer(api: harness.api))
         store.send(.saveTapped)
@@ -42,11 +42,15 @@ struct SaveFeatureTests {
         }
         #expect(store.state.isActive(.save) && store.state.isActive(.delete))
         await harness.clock.waitForSleepers(2)
-        harness.clock.advance(by: harness.answerTime)
-        // Seed 7 draws the shorter latency for the delete, so it answers first.
+        // Seed 7 draws the shorter latency for the delete, so it answers
+        // first. The clock moves to each deadline in turn: woken together,
+        // the two requests would resume on two threads and answer in either
+        // order.
+        harness.clock.advance(to: try #require(harness.clock.nextDeadline))
         await store.receive(.operation(.delete, .finished(LoadID(2), 1))) {
             $0.operations[.delete] = Operation(expecting: .success(value: 1), newestID: LoadID(2))
         }
+        harness.clock.advance(to: try #require(harness.clock.nextDeadline))
         await store.receive(.operation(.save, .finished(LoadID(1), 2))) {
             $0.operations[.save] = Operation(expecting: .success(value: 2), newestID: LoadID(1))
         }
