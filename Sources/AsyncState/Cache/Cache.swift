@@ -6,7 +6,7 @@ import Observation
 ///
 /// ```swift
 /// let users = Cache<Int, User, APIError>(clock: ContinuousClock(), staleAfter: .seconds(30)) { id in
-///     try await api.user(id)
+///     LoadRequest { () async throws(APIError) in try await api.user(id) }
 /// }
 /// let subscription = users.subscribe(7)   // loads user 7, or shares the load in flight
 /// users[7]?.value                         // observable: SwiftUI re-renders when it settles
@@ -14,62 +14,44 @@ import Observation
 /// subscription.cancel()                   // or let it go; collected `collectAfter` later
 /// ```
 ///
-/// It runs a ``CacheReducer`` on a ``Store``, so it is main-actor, observable,
-/// and keeps every promise of a ``Loadable`` per key. An entry lives while
-/// any ``Subscription`` to it is active and is collected `collectAfter` on
-/// `clock` after the last one ends; releasing the cache cancels its loads,
-/// timers and triggers.
+/// Each entry is an ``AsyncValue`` — the one host — so an entry offers what
+/// any value does, spelled the same: `load`, `reload`, `cancel`, `reset`,
+/// `activity`, freshness, optimistic edits (`users[7]?.edit(…)`, which
+/// writes through like TanStack Query's `setQueryData` and is applied again
+/// over a load that started before it), pages for a cache of paged lists, and
+/// every ``OverlapPolicy``. Reads are observable per key, because each entry
+/// is observed on its own: a view that reads user 7 is not told when user 8
+/// changes. The bookkeeping — users, collection, eviction — is
+/// ``CacheReducer``'s, written once for both.
+///
+/// An entry lives while any ``Subscription`` to it is active and is
+/// collected `collectAfter` on `clock` after the last one ends; releasing the
+/// cache cancels its loads, timers and triggers.
 @MainActor
-public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, Failure: Error & Equatable>: Observable {
-    @usableFromInline typealias Inner = CacheReducer<Key, Value, Failure, ElapsedClock>
-    @usableFromInline typealias State = Inner.State
-
-    @usableFromInline
-    enum Action {
-        case cache(Inner.Action)
-        /// Runs an effect in the store, so the store owns it and ends it on release.
-        case run(Effect<Action>)
-    }
-
-    @usableFromInline
-    struct Feature: Reducer {
-        let cache: Inner
-
-        @usableFromInline
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            state.beginChanges()
-            return switch action {
-            case .cache(let action): cache.reduce(into: &state, action: action).map(Action.cache)
-            case .run(let effect): effect
-            }
-        }
-    }
-
-    // Inlinable, with the read path below, so a cache hit is specialized
-    // for the key and value types in client code: unspecialized, every read
-    // went through generic metadata and cost about a microsecond.
-    @usableFromInline let _store: Store<State, Action>
-    private let clock: ElapsedClock
+public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Error & Equatable>: Observable {
+    /// The entries and their bookkeeping; a free position holds `nil`.
+    @usableFromInline var _book = CacheBook<Key, AsyncValue<Value, Failure>?>(placeholder: nil)
+    private let clock: LoadClock
     private let staleAfter: Duration
+    private let collectAfter: Duration
+    private let capacity: Int
+    private let request: (Key) -> LoadRequest<Value, Failure>
+    /// Collection timers, polls and trigger loops, by what they are for.
+    private var tasks: [TaskID: Task<Void, Never>] = [:]
 
-    // Observation per key: a read of `cache[7]` registers the key path of
-    // 7's position in the state (positions stay put while a key is cached),
-    // and after each action the positions it changed are announced, so a
-    // change to 8 does not re-render a view showing 7. The store's own
-    // whole-state observation still covers `count`, `users(of:)` and the rest.
+    private enum TaskID: Hashable {
+        case collect(Key)
+        case poll(Key)
+        case triggers(Int)
+    }
+
+    private var nextTriggers = 0
+
     @usableFromInline let _registrar = ObservationRegistrar()
-    /// One key path per position, built when a key there is first read and
-    /// never replaced. Unretained, so a read does not retain and release
-    /// one: `keyPathOwners` holds each as long as the cache lives. No dynamic
-    /// exclusivity check, a run-time call on every read otherwise: the cache
-    /// is `@MainActor`, and each access is a single read or write that calls
-    /// out to nothing while it is open.
-    @exclusivity(unchecked) @usableFromInline var _keyPaths: [Unmanaged<KeyPath<Cache, Void>>?] = []
-    private var keyPathOwners: [KeyPath<Cache, Void>] = []
-    /// What a read of a key that is not cached registers: told when any key is added.
-    @usableFromInline let _addedKeyPath: KeyPath<Cache, Void>
+    /// What every read of a key registers: told when a key is added or removed.
+    @usableFromInline let _keysChanged: KeyPath<Cache, Void>
 
-    /// Creates an empty cache that loads each key with `operation`.
+    /// Creates an empty cache that loads each key with `request`.
     ///
     /// - Parameters:
     ///   - clock: measures staleness and collection; a test clock in tests.
@@ -80,136 +62,98 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
     ///     less: it goes as its last subscriber leaves.
     ///   - capacity: the most entries kept; the entry unused the longest is
     ///     evicted first, and entries in use never are.
-    ///   - operation: loads one key's value.
-    public init<C: Clock>(
-        clock: C,
+    ///   - request: the load of one key.
+    public init(
+        clock: some Clock<Duration>,
         staleAfter: Duration,
         collectAfter: Duration = .seconds(300),
         capacity: Int = .max,
-        operation: @escaping @MainActor @Sendable (Key) async throws(Failure) -> Value
-    ) where C.Duration == Duration {
-        let clock = ElapsedClock(clock)
-        self.clock = clock
-        self.staleAfter = staleAfter
-        let reducer = Inner(
-            clock: clock, staleAfter: staleAfter, collectAfter: collectAfter, capacity: capacity, operation: operation)
-        var state = State()
-        state._changes = CacheChanges()
-        _store = Store(initialState: state, reducer: Feature(cache: reducer))
-        _addedKeyPath = \Cache.addedKey
-        _store.observeTransitions { [weak self] transition in
-            if let changes = transition.state._changes { self?.announce(changes) }
-        }
-    }
-
-    /// The loadable cached for `key`, or `nil` if nothing is. Reading it
-    /// registers an observation dependency on `key` alone: it is told when
-    /// an action changes that key's entry, adds it or removes it, and not
-    /// when it changes another key's — told once the action has run, so an
-    /// observer already reads the new value. A read of a key that is not
-    /// cached is told when any key is added.
-    @inlinable
-    public subscript(key: Key) -> Loadable<Value, Failure>? {
-        // One probe of the state's index, then the loadable read in place:
-        // no copy of the cache state or of the entry.
-        guard let position = _store._currentState.position(of: key) else {
-            _registrar.access(self, keyPath: _addedKeyPath)
-            return nil
-        }
-        if position < _keyPaths.count, let keyPath = _keyPaths[position] {
-            Cache._access(keyPath, of: self, in: _registrar)
-        } else {
-            _registrar.access(self, keyPath: makeKeyPath(at: position))
-        }
-        return _store._currentState._values[position].fresh._loadable
-    }
-
-    /// Registers a read of `keyPath` without retaining it. Nonisolated so
-    /// that the closure is too: a main-actor closure handed to the standard
-    /// library gets a run-time executor check that cost more than the read.
-    @inlinable
-    nonisolated static func _access(
-        _ keyPath: Unmanaged<KeyPath<Cache, Void>>, of cache: Cache, in registrar: ObservationRegistrar
+        request: @escaping (Key) -> LoadRequest<Value, Failure>
     ) {
-        keyPath._withUnsafeGuaranteedRef { registrar.access(cache, keyPath: $0) }
+        self.clock = LoadClock(clock)
+        self.staleAfter = staleAfter
+        self.collectAfter = collectAfter
+        self.capacity = max(0, capacity)
+        self.request = request
+        _keysChanged = \Cache.keysChanged
     }
 
-    /// Builds and keeps the key path of `position`: once per position, as
-    /// building a generic class's key path costs far more than a read.
-    @usableFromInline
-    func makeKeyPath(at position: Int) -> KeyPath<Cache, Void> {
-        if position >= _keyPaths.count {
-            _keyPaths.append(contentsOf: repeatElement(nil, count: position + 1 - _keyPaths.count))
-        }
-        let keyPath = \Cache.[observing: position]
-        keyPathOwners.append(keyPath)
-        _keyPaths[position] = Unmanaged.passUnretained(keyPath)
-        return keyPath
+    isolated deinit {
+        for task in tasks.values { task.cancel() }
+        for (_, position) in _book.cachedPositions { _book._entries[position]?.cancel() }
     }
 
-    /// What the per-key key paths point at; only their identity matters.
-    subscript(observing position: Int) -> Void { () }
-    var addedKey: Void { () }
-
-    /// Tells the observers of every position the last action changed. After
-    /// the change, not before: which keys an action changes is known only
-    /// once the reducer has run. A position no key path was built for has
-    /// never been read, so nobody observes it.
-    private func announce(_ changes: CacheChanges) {
-        if changes._addedKey {
-            _registrar.willSet(self, keyPath: _addedKeyPath)
-            _registrar.didSet(self, keyPath: _addedKeyPath)
-        }
-        for position in changes._positions where position < _keyPaths.count {
-            guard let keyPath = _keyPaths[position]?.takeUnretainedValue() else { continue }
-            _registrar.willSet(self, keyPath: keyPath)
-            _registrar.didSet(self, keyPath: keyPath)
-        }
+    /// The entry cached for `key`, or `nil` if nothing is. Reading its value
+    /// registers an observation dependency on `key` alone; reading the
+    /// subscript itself is told when a key is added or removed.
+    @inlinable
+    public subscript(key: Key) -> AsyncValue<Value, Failure>? {
+        _registrar.access(self, keyPath: _keysChanged)
+        guard let position = _book.position(of: key) else { return nil }
+        return _book._entries[position]
     }
+
+    /// What `_keysChanged` points at; only its identity matters.
+    var keysChanged: Void { () }
 
     /// How many keys are cached.
-    public var count: Int { _store.state.count }
-
-    /// How many subscriptions to `key` are active.
-    public func users(of key: Key) -> Int { _store.state[key]?.users ?? 0 }
-
-    /// Whether `key`'s value is missing, invalidated, or older than `staleAfter`.
-    public func isStale(_ key: Key) -> Bool {
-        _store.state[key]?.fresh.isStale(maxAge: staleAfter, at: clock.now) ?? true
+    public var count: Int {
+        _registrar.access(self, keyPath: _keysChanged)
+        return _book.count
     }
 
-    /// Whether `key` was invalidated and has not loaded successfully since.
-    public func isInvalidated(_ key: Key) -> Bool { _store.state[key]?.fresh.isInvalidated ?? false }
+    /// How many subscriptions to `key` are active.
+    public func users(of key: Key) -> Int { _book.users(of: key) ?? 0 }
+
+    /// Whether `key`'s value is missing, invalidated, failed, or older than `staleAfter`.
+    public func isStale(_ key: Key) -> Bool {
+        self[key]?.loadable.isStale(maxAge: staleAfter, at: clock.now) ?? true
+    }
 
     /// Starts using `key`: creates its entry if needed, loads it if its value
     /// is missing or stale, or shares the load in flight. The entry lives
     /// until the subscription is cancelled or released.
     public func subscribe(_ key: Key) -> Subscription {
-        Subscription(key: key, cache: self, task: _store.send(.cache(.subscribe(key, at: clock.now))))
+        let commands = _book.subscribe(key, capacity: capacity) { makeEntry(key) }
+        let loaded = carryOut(commands)
+        let entry = self[key]!
+        return Subscription(key: key, entry: entry, cache: self, loaded: loaded)
     }
 
-    /// Marks `key` stale: reloads it if it is in use — after the load in
-    /// flight, if one started before now. Returns `false`, changing nothing,
-    /// if `key` is not cached.
+    /// Loads `key` ahead of its first user — a row about to scroll in — and
+    /// returns once it has settled. The entry has no user: it is collected
+    /// `collectAfter` later unless someone subscribes first.
+    public func prefetch(_ key: Key) async {
+        let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key) }
+        await carryOut(commands)?.value
+    }
+
+    /// Marks `key` stale and, if it is in use, reloads it now, superseding a
+    /// load in flight. Returns `false`, changing nothing, if `key` is not
+    /// cached. To wait for the reload, `await cache[key]?.invalidate()`.
     @discardableResult
     public func invalidate(_ key: Key) -> Bool {
-        guard _store.state[key] != nil else { return false }
-        _store.send(.cache(.entry(key, .invalidate)))
+        guard let entry = self[key] else { return false }
+        if (_book.users(of: key) ?? 0) > 0 {
+            Task { await entry.invalidate() }
+        } else {
+            entry._store.send(.invalidate)
+        }
         return true
     }
 
     /// Invalidates every cached key for which `isIncluded` is true, and
     /// returns how many there were.
     @discardableResult
-    public func invalidate(where isIncluded: @escaping @Sendable (Key) -> Bool) -> Int {
-        let count = _store.state.keys.filter(isIncluded).count
-        _store.send(.cache(.invalidateAll(where: isIncluded)))
-        return count
+    public func invalidate(where isIncluded: (Key) -> Bool) -> Int {
+        let keys = _book.keys.filter(isIncluded)
+        for key in keys { invalidate(key) }
+        return keys.count
     }
 
     /// Reloads every entry in use whose value is stale.
     public func refetchStale() {
-        _store.send(.cache(.refetchStale(at: clock.now)))
+        _ = carryOut(_book.refetchStale(), joins: false)
     }
 
     /// Reloads stale entries in use on every element of `triggers` (the app
@@ -217,89 +161,146 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable & Sendable, 
     /// cache is released. A sequence that throws stops the triggers and is
     /// reported through ``onIssue``.
     public func refetchStale<Triggers: AsyncSequence & Sendable>(on triggers: Triggers) {
-        _store.send(.run(.triggers(triggers, clock: clock) { .cache(.refetchStale(at: $0)) }))
+        let id = TaskID.triggers(nextTriggers)
+        nextTriggers += 1
+        tasks[id] = Task { [weak self] in
+            do {
+                for try await _ in triggers {
+                    guard let self, !Task.isCancelled else { return }
+                    self.refetchStale()
+                }
+            } catch is CancellationError {
+            } catch {
+                self?.onIssue(TriggerFailure(underlying: error).description)
+            }
+        }
     }
 
     /// Reloads `key` every `interval` while it is in use, skipping a tick
     /// while a load of it is in flight, until the cache is released or
     /// ``stopPolling(_:)``. Polling a key again replaces its poll.
     public func poll(_ key: Key, every interval: Duration) {
-        _store.send(.run(.poll(id: PollID(key: key), every: interval, clock: clock) { _ in .cache(.refetch(key)) }))
+        tasks[.poll(key)]?.cancel()
+        let clock = clock
+        tasks[.poll(key)] = Task { [weak self] in
+            while !Task.isCancelled {
+                guard (try? await clock.sleep(for: interval)) != nil else { return }
+                await Task.yield()
+                guard let self, !Task.isCancelled else { return }
+                guard self.users(of: key) > 0, let entry = self[key], !entry.isLoading else { continue }
+                await entry.load(self.stamped(key), overlap: .firstWins)
+            }
+        }
     }
 
     /// Stops polling `key`.
     public func stopPolling(_ key: Key) {
-        _store.send(.run(.cancel(id: PollID(key: key))))
+        tasks.removeValue(forKey: .poll(key))?.cancel()
     }
 
     /// Told when something goes wrong that has no state to show it, such as a
     /// trigger sequence that throws. By default, standard error.
-    public var onIssue: @MainActor (String) -> Void {
-        get { _store.onIssue }
-        set { _store.onIssue = newValue }
+    public var onIssue: @MainActor (String) -> Void = { reportToStandardError($0) }
+
+    // MARK: Carrying out the book's commands
+
+    private func makeEntry(_ key: Key) -> AsyncValue<Value, Failure> {
+        _registrar.willSet(self, keyPath: _keysChanged)
+        defer { _registrar.didSet(self, keyPath: _keysChanged) }
+        return AsyncValue(Loadable(), clock: clock)
     }
 
-    struct PollID: Hashable, Sendable {
-        let key: Key
+    /// Runs `commands`; returns the task of the load one of them started or
+    /// joined, if any.
+    @discardableResult
+    private func carryOut(
+        _ commands: [CacheCommand<Key, AsyncValue<Value, Failure>?>], joins: Bool = true
+    ) -> Task<Void, Never>? {
+        var loaded: Task<Void, Never>?
+        for command in commands {
+            switch command {
+            case .loadIfNeeded(let key):
+                guard let entry = self[key] else { continue }
+                if !joins, entry.isLoading { continue }
+                let (request, staleAfter) = (stamped(key), staleAfter)
+                loaded = Task { await entry.loadIfNeeded(request, maxAge: staleAfter) }
+            case .reload(let key):
+                guard let entry = self[key] else { continue }
+                loaded = Task { await entry.invalidate() }
+            case .startTimer(let key, let token):
+                let (clock, delay) = (clock, collectAfter)
+                tasks[.collect(key)]?.cancel()
+                tasks[.collect(key)] = Task { [weak self] in
+                    guard (try? await clock.sleep(for: delay)) != nil else { return }
+                    self?.collect(key, token: token)
+                }
+            case .cancelTimer(let key):
+                tasks.removeValue(forKey: .collect(key))?.cancel()
+            case .release(let entry):
+                entry?.cancel()
+                _registrar.willSet(self, keyPath: _keysChanged)
+                _registrar.didSet(self, keyPath: _keysChanged)
+            }
+        }
+        return loaded
     }
 
-    fileprivate func end(_ key: Key) {
-        _store.send(.cache(.unsubscribe(key)))
+    private func collect(_ key: Key, token: UInt64) {
+        tasks[.collect(key)] = nil
+        guard let entry = _book.collect(key, token: token) else { return }
+        _ = carryOut([.release(entry)])
+    }
+
+    private func unsubscribe(_ key: Key) {
+        guard let commands = _book.unsubscribe(key, capacity: capacity, collectAfter: collectAfter) else { return }
+        _ = carryOut(commands)
+    }
+
+    /// The request of `key`, stamped by the cache's clock unless it has its own.
+    private func stamped(_ key: Key) -> LoadRequest<Value, Failure> {
+        let request = request(key)
+        return request.clock == nil ? request.stamped(by: clock) : request
     }
 
     /// One user's hold on a key's entry. The entry lives while any
-    /// subscription to it is active; cancelling or releasing this one ends it.
+    /// subscription to it is active; cancelling or releasing this one ends
+    /// it. Read the entry through ``entry``, or directly: `subscription.value`.
     @MainActor
+    @dynamicMemberLookup
     public final class Subscription {
         /// The key this subscription uses.
         public let key: Key
+        /// The entry: the one shared ``AsyncValue`` of this key.
+        public let entry: AsyncValue<Value, Failure>
         private weak var cache: Cache?
-        private let task: StoreTask
+        private let loadedTask: Task<Void, Never>?
 
         /// Whether the subscription still holds its entry.
         public private(set) var isActive = true
 
-        fileprivate init(key: Key, cache: Cache, task: StoreTask) {
+        fileprivate init(key: Key, entry: AsyncValue<Value, Failure>, cache: Cache, loaded: Task<Void, Never>?) {
             self.key = key
+            self.entry = entry
             self.cache = cache
-            self.task = task
+            self.loadedTask = loaded
         }
 
-        /// The entry's loadable, observable like ``Cache/subscript(_:)``.
-        public var loadable: Loadable<Value, Failure>? { cache?[key] }
-
-        // What a screen reads, as on an `AsyncValue`: each subscription is
-        // a handle on the one shared entry, so two screens that subscribe
-        // to a key read the same value and share its loads.
-
-        /// The entry's last value — also while it reloads and after a failure.
-        public var value: Value? { loadable?.value }
-
-        /// The failure of the entry's last settled load, or `nil`.
-        public var error: Failure? { loadable?.error }
-
-        /// Whether a load of the entry is in flight.
-        public var isLoading: Bool { loadable?.isLoading ?? false }
-
-        /// Reloads the entry for everyone who uses it: marks it stale and
-        /// loads it, after the load in flight if one started before now
-        /// (``Cache/invalidate(_:)``). Does nothing once cancelled.
-        public func reload() {
-            guard isActive else { return }
-            cache?.invalidate(key)
+        /// Reads a property of the entry, e.g. `subscription.value`.
+        public subscript<Property>(dynamicMember keyPath: KeyPath<AsyncValue<Value, Failure>, Property>) -> Property {
+            entry[keyPath: keyPath]
         }
 
         /// Waits for the load this subscription started or joined, if any.
         /// Cancelling the waiting task does not cancel the shared load.
         public func loaded() async {
-            await task.wait()
+            await loadedTask?.value
         }
 
         /// Stops using the entry. Calling it again does nothing.
         public func cancel() {
             guard isActive else { return }
             isActive = false
-            cache?.end(key)
+            cache?.unsubscribe(key)
         }
 
         isolated deinit {

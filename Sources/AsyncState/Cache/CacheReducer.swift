@@ -2,19 +2,15 @@
 /// key, shared by every user of that key, kept while anyone uses it and
 /// collected some time after the last user leaves.
 ///
-/// Every entry is a ``FreshLoadable``, so the cache keeps each promise of a
-/// single ``Loadable`` per key — last started wins, cancellation is not
-/// failure, the value is kept through reloads and failures — and adds
-/// staleness and invalidation. Time comes from `clock`, read only by the
-/// effects this reducer returns and by whoever sends the actions.
+/// Every entry is a ``Loadable`` — of any shape: a paged list caches its
+/// pages — so the cache keeps each promise of a single ``Loadable`` per key
+/// and every layer works on an entry: freshness, edits, retries, streams.
+/// Time comes from `clock`, read only by the effects this reducer returns and
+/// by whoever sends the actions.
 ///
 /// ```swift
-/// struct App: Reducer {
-///     var body: some Reducer<State, Action> {
-///         Scope(state: \.users, action: \.users) {
-///             CacheReducer(clock: clock, staleAfter: .seconds(30)) { id in try await api.user(id) }
-///         }
-///     }
+/// Scope(state: \.users, action: Action.users, extract: { if case .users(let action) = $0 { action } else { nil } }) {
+///     CacheReducer(clock: clock, staleAfter: .seconds(30)) { id in LoadRequest { () async throws(APIError) in try await api.user(id) } }
 /// }
 /// ```
 ///
@@ -22,22 +18,24 @@
 /// |---|---|---|
 /// | how long a value counts as fresh | `staleTime` | `staleAfter` |
 /// | how long an unused entry stays | `gcTime` | `collectAfter` |
-/// | mark stale and reload | `invalidateQueries` | ``CacheAction/entry(_:_:)`` with `.invalidate`, ``CacheAction/invalidateAll(where:)`` |
+/// | mark stale and reload | `invalidateQueries` | ``CacheAction/invalidate(_:)``, ``CacheAction/invalidateAll(where:)`` |
 /// | refetch on focus / reconnect | `refetchOnWindowFocus` | ``CacheAction/refetchStale(at:)`` from ``Effect/triggers(_:clock:action:)`` |
-public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable & SendableMetatype, Failure: Error & Equatable, C: Clock>: Reducer {
-    public typealias State = CacheState<Key, Value, Failure, C.Instant>
-    public typealias Action = CacheAction<Key, Value, Failure, C.Instant>
+/// | prefetch | `prefetchQuery` | ``CacheAction/prefetch(_:at:)`` |
+/// | write one entry | `setQueryData`, `onMutate` | ``CacheState/update(_:_:)`` with `setValue(_:at:)` or `edit` |
+public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: Error & Equatable>: Reducer {
+    public typealias State = CacheState<Key, Value, Failure>
+    public typealias Action = CacheAction<Key, Value, Failure>
 
-    let clock: C
-    let staleAfter: C.Duration
-    let collectAfter: C.Duration
+    let clock: LoadClock
+    let staleAfter: Duration
+    let collectAfter: Duration
     let capacity: Int
-    let operation: @MainActor @Sendable (Key) async throws(Failure) -> Value
+    let request: (Key) -> LoadRequest<Value, Failure>
 
     /// Creates the reducer.
     ///
     /// - Parameters:
-    ///   - clock: the clock effects read and sleep on; a test clock in tests.
+    ///   - clock: the clock effects read, stamp and sleep on; a test clock in tests.
     ///   - staleAfter: how long a value counts as fresh. Zero or less: every
     ///     value is stale, so each new user and each trigger reloads it.
     ///   - collectAfter: how long an entry stays after its last user leaves.
@@ -45,19 +43,20 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable & Sendable
     ///   - capacity: at most this many entries are kept; beyond it, the entry
     ///     unused the longest is evicted first. Entries in use are never
     ///     evicted, so the cache can exceed it while more keys are in use.
-    ///   - operation: loads the value of one key.
+    ///   - request: the load of one key; stamped by `clock` unless it has a
+    ///     clock of its own.
     public init(
-        clock: C,
-        staleAfter: C.Duration,
-        collectAfter: C.Duration,
+        clock: LoadClock,
+        staleAfter: Duration,
+        collectAfter: Duration = .seconds(300),
         capacity: Int = .max,
-        operation: @escaping @MainActor @Sendable (Key) async throws(Failure) -> Value
+        request: @escaping (Key) -> LoadRequest<Value, Failure>
     ) {
         self.clock = clock
         self.staleAfter = staleAfter
         self.collectAfter = collectAfter
         self.capacity = max(0, capacity)
-        self.operation = operation
+        self.request = request
     }
 
     /// The identity of one key's collection timer.
@@ -68,62 +67,82 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable & Sendable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .subscribe(let key, let now):
-            let isNew = state.addUser(key)
-            let evicted = isNew ? state.evict(toFit: capacity) : []
-            // A read, not an `update`: subscribing changes no loadable, so
-            // observers of this key are not told.
-            let start: Effect<Action> =
-                state[key].map { entry in
-                    let fresh = entry.fresh
-                    if let id = fresh.inFlightID, !fresh.isOvertaken(id) { return Effect<Action>(.joinLoad(id)) }
-                    return fresh.isStale(maxAge: staleAfter, at: now) ? load(key) : .none
-                } ?? .none
-            return .merge([.cancel(id: CollectTimer(key: key)), start] + evicted.map { .cancel(load: $0.fresh.inFlightID) })
+            return carryOut(state._book.subscribe(key, capacity: capacity) { Loadable() }, on: &state, at: now)
+        case .prefetch(let key, let now):
+            let commands = state._book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { Loadable() }
+            return carryOut(commands, on: &state, at: now)
         case .unsubscribe(let key):
-            guard let removal = state.removeUser(key) else { return Effect.dropped }
-            guard removal.isIdle else { return .none }
-            guard collectAfter > .zero else {
-                return .cancel(load: state.collect(key, token: removal.token)?.fresh.inFlightID)
+            guard let commands = state._book.unsubscribe(key, capacity: capacity, collectAfter: collectAfter) else {
+                return Effect.dropped
             }
-            // Over capacity, the entries unused the longest go first — maybe this one.
-            var effects = state.evict(toFit: capacity).map { Effect<Action>.cancel(load: $0.fresh.inFlightID) }
-            if state[key]?._idleToken == removal.token {
-                let (clock, delay, token) = (clock, collectAfter, removal.token)
-                let timer = Effect<Action>.run { send in
-                    try await clock.sleep(for: delay)
-                    send(.collect(key, token: token))
-                }
-                effects.append(timer.cancellable(id: CollectTimer(key: key), cancelInFlight: true))
-            }
-            return .merge(effects)
+            return carryOut(commands, on: &state, at: nil)
         case .entry(let key, let action):
-            return state.update(key) { fresh, users in
-                fresh.reduce(action) { users > 0 ? load(key) : .none }
-            } ?? Effect.dropped
+            return state.update(key) { $0.reduce(action) } ?? Effect.dropped
+        case .invalidate(let key):
+            guard state.update(key, { $0.invalidate() }) != nil else { return Effect.dropped }
+            return carryOut(state._book.invalidated(key), on: &state, at: nil)
         case .invalidateAll(let isIncluded):
-            let keys = state.keys.filter(isIncluded)
-            return .merge(keys.map { reduce(into: &state, action: .entry($0, .invalidate)) })
+            return .merge(state.keys.filter(isIncluded).map { reduce(into: &state, action: .invalidate($0)) })
         case .refetchStale(let now):
-            // Reads: a refetch changes nothing until its load starts.
-            let effects = state.entries.map { key, entry in
-                entry.users > 0 ? entry.fresh.refetchIfStale(maxAge: staleAfter, at: now) { load(key) } : .none
-            }
-            return .merge(effects)
+            return carryOut(state._book.refetchStale(), on: &state, at: now, joins: false)
         case .refetch(let key):
-            guard let entry = state[key], entry.users > 0 else { return Effect.dropped }
-            if let id = entry.fresh.inFlightID, !entry.fresh.isOvertaken(id) { return .none }
-            return load(key)
+            guard state.users(of: key) > 0 else { return Effect.dropped }
+            return state.update(key) { $0.loadIfNeeded(embed(key), stamped(key), maxAge: .zero, at: nil) }.map(dropJoin) ?? .none
         case .collect(let key, let token):
-            guard let entry = state.collect(key, token: token) else { return Effect.dropped }
-            return .cancel(load: entry.fresh.inFlightID)
+            guard let loadable = state._book.collect(key, token: token) else { return Effect.dropped }
+            return release(loadable)
         }
     }
 
-    /// A load of `key` whose actions are stamped with the clock's time.
-    func load(_ key: Key) -> Effect<Action> {
-        let operation = operation
-        return Effect.load({ Action.entry(key, $0) }, clock: clock) { () async throws(Failure) -> Value in
-            try await operation(key)
-        }
+    /// The effects of `commands`, which the book returned for the state.
+    /// `joins`: whether a load in flight is joined, as a subscriber's
+    /// `send` waits for it, or only left alone, as a trigger does.
+    func carryOut(
+        _ commands: [CacheCommand<Key, Loadable<Value, Failure>>], on state: inout State, at now: LoadClock.Instant?,
+        joins: Bool = true
+    ) -> Effect<Action> {
+        .merge(
+            commands.map { command in
+                switch command {
+                case .loadIfNeeded(let key):
+                    let effect = state.update(key) { $0.loadIfNeeded(embed(key), stamped(key), maxAge: staleAfter, at: now) } ?? .none
+                    return joins ? effect : dropJoin(effect)
+                case .reload(let key):
+                    return state.update(key) { $0.load(embed(key), stamped(key)) } ?? .none
+                case .startTimer(let key, let token):
+                    let (clock, delay) = (clock, collectAfter)
+                    let timer = Effect<Action>.run { send in
+                        try await clock.sleep(for: delay)
+                        send(.collect(key, token: token))
+                    }
+                    return timer.cancellable(id: CollectTimer(key: key), cancelInFlight: true)
+                case .cancelTimer(let key):
+                    return .cancel(id: CollectTimer(key: key))
+                case .release(let loadable):
+                    return release(loadable)
+                }
+            })
+    }
+
+    /// Stops the loads of an entry that left the cache.
+    func release(_ loadable: Loadable<Value, Failure>) -> Effect<Action> {
+        .merge([.cancel(load: loadable.inFlightID), .cancel(load: loadable.moreID)] + loadable.queuedIDs.map { .cancel(load: $0) })
+    }
+
+    /// A trigger or poll never waits for a load it did not start.
+    func dropJoin(_ effect: Effect<Action>) -> Effect<Action> {
+        if case .joinLoad = effect.operation { return .none }
+        return effect
+    }
+
+    /// How `key`'s load actions reach the cache.
+    func embed(_ key: Key) -> (LoadAction<Value, Failure>) -> Action {
+        { .entry(key, $0) }
+    }
+
+    /// The request of `key`, stamped by the cache's clock unless it has its own.
+    func stamped(_ key: Key) -> LoadRequest<Value, Failure> {
+        let request = request(key)
+        return request.clock == nil ? request.stamped(by: clock) : request
     }
 }

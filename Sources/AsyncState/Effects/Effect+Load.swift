@@ -1,192 +1,189 @@
-extension Effect {
-    /// Loads a value and reports its lifecycle as ``LoadAction``s. A newer load
-    /// of the same ``Loadable`` supersedes it and cancels its work; for the
-    /// other overlap policies, start the load with
-    /// ``Loadable/load(_:overlap:timeout:operation:)``, which can see whether one
-    /// is already in flight.
-    ///
-    /// The store gives the load the next ``LoadID``, sends `.started(id)` before
-    /// `send` returns, runs `operation` on the main actor, and then sends exactly
-    /// one of `.finished(id, value)`, `.failed(id, error)` or `.cancelled(id)`.
-    /// If the task is cancelled — whether `operation` then throws, returns, or
-    /// throws `CancellationError` — the result is `.cancelled`, never `.failed`.
-    ///
-    /// ```swift
-    /// case .refresh:
-    ///     return .load(Action.profile, operation: api.profile)
-    /// case .search(let query):
-    ///     return .load(Action.results) { () async throws(SearchError) in
-    ///         try await api.search(query)
-    ///     }
-    /// ```
-    ///
-    /// Swift infers a closure that uses `try` as throwing `any Error`, so a
-    /// closure passed here names its error type, as above — or pass a method
-    /// reference, which keeps its typed `throws`. For untyped errors use
-    /// ``load(_:timeout:mapError:operation:)``.
+// How a `LoadRequest` becomes a load effect: the work whose task the store
+// starts. Every lane builds its loads here — the value lane, a paged list's
+// more lane, an edit — each with its own `embed`, so every rule of a load
+// (cancellation wins, one last action, stamps, retries, timeouts) is written
+// once.
+
+extension LoadRequest where Value: Equatable {
+    /// The load effect of this request, reporting through `embed`.
     ///
     /// - Parameters:
-    ///   - embed: wraps each load action in this feature's action, usually an enum case.
-    ///   - timeout: ends the load with a failure of your choice if it takes too long.
-    ///   - operation: the work; its typed error becomes the state's failure.
-    @inlinable
-    public static func load<Value: SendableMetatype, Failure: Error & Equatable>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
-        timeout: LoadTimeout<Failure>? = nil,
-        operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
-    ) -> Effect {
-        makeLoad(embed, cancelsEarlier: true, timeout, operation: operation)
-    }
-
-    /// Loads a value whose operation throws untyped errors, turning each error
-    /// into the state's failure with `mapError`.
-    ///
-    /// `CancellationError`, and any error thrown after the task was cancelled,
-    /// become `.cancelled(id)` and never reach `mapError`.
-    ///
-    /// ```swift
-    /// return .load(Action.feed, mapError: { FeedError($0) }) {
-    ///     try await api.feed()
-    /// }
-    /// ```
-    @inlinable
-    public static func load<Value: SendableMetatype, Failure: Sendable>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
-        timeout: LoadTimeout<Failure>? = nil,
-        mapError: @escaping (any Error) -> Failure,
-        operation: @escaping @MainActor @Sendable () async throws -> Value
-    ) -> Effect {
-        let mapError = MainActorFunction(mapError)
-        return makeLoad(embed, cancelsEarlier: true, timeout) { id in
-            await LoadAction.outcome(of: id, operation, mapError: mapError.callAsFunction)
-        }
-    }
-
-    /// A load effect whose work runs `run`, raced against `timeout` if there is one.
+    ///   - embed: wraps each load action in the feature's action.
+    ///   - cancelsEarlier: whether the load, once started, cancels the work of
+    ///     the load it supersedes (its overlap policy).
+    ///   - stampsResult: whether a `.finished` is stamped with the request's
+    ///     clock, if it has one — for the value lane, whose age it is.
+    ///   - start: the value shown when the load starts, where a stream in
+    ///     ``StreamMode/append`` mode begins.
+    ///   - announcesStart: whether `.started` goes out when the load starts;
+    ///     not for an edit that showed when it was queued.
+    ///   - announcesPlan: whether a load with a retry policy says how many
+    ///     attempts it makes; not for an edit.
     // Inlinable, like the store's runner, so a load is specialized for the
     // feature's types: unspecialized, every load looked up generic metadata.
     @inlinable
-    static func makeLoad<Value: SendableMetatype, Failure: Sendable>(
+    func loadEffect<Action>(
         _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         cancelsEarlier: Bool,
-        _ timeout: LoadTimeout<Failure>?,
-        _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
-    ) -> Effect {
-        let embed = MainActorFunction(embed)
-        let work: Load.Work
-        if let timeout {
-            work = timedWork(embed, timeout, run)
-        } else {
-            work = { id, reporter in
-                TaskBody { @MainActor in
-                    reporter.began()
-                    reporter.end(id, with: embed(await run(id)))
-                }
-            }
-        }
-        return Effect(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work))
+        stampsResult: Bool = true,
+        start: Value? = nil,
+        announcesStart: Bool = true,
+        announcesPlan: Bool = true
+    ) -> Effect<Action>.Load {
+        loadEffect(
+            MainActorFunction(embed), cancelsEarlier: cancelsEarlier, stampsResult: stampsResult, start: start,
+            announcesStart: announcesStart, announcesPlan: announcesPlan)
     }
 
-    /// A load effect whose work runs `operation`. Without a timeout the
-    /// task's body calls the operation itself and ends the load in the frame
-    /// where the value arrives: no `run` closure and no `outcome` frame
-    /// between them, and no result buffer above it (see `LoadReporter`). The
-    /// body keeps nothing else across its `await`: `began()` calls a method
-    /// that is not inlined, and the store's tables hold the rest. That keeps
-    /// an in-flight load's frames in its task's first allocator slab (984
-    /// bytes).
+    /// ``loadEffect(_:cancelsEarlier:stampsResult:start:announcesStart:announcesPlan:)``
+    /// with an `embed` already wrapped, as a lane that adds to the feature's
+    /// own `embed` makes it.
     @inlinable
-    static func makeLoad<Value: SendableMetatype, Failure: Error>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+    func loadEffect<Action>(
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         cancelsEarlier: Bool,
-        _ timeout: LoadTimeout<Failure>?,
-        operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
-    ) -> Effect {
-        if timeout != nil {
-            return makeLoad(embed, cancelsEarlier: cancelsEarlier, timeout) { id in
-                await LoadAction.outcome(of: id, operation)
-            }
+        stampsResult: Bool = true,
+        start: Value? = nil,
+        announcesStart: Bool = true,
+        announcesPlan: Bool = true
+    ) -> Effect<Action>.Load {
+        let clock = stampsResult ? _clock : nil
+        var planned: (@MainActor (LoadID) -> Action)?
+        if announcesPlan, let attempts = _retry?.attempts {
+            planned = { @MainActor id in embed(.planned(id, attempts: attempts)) }
         }
-        let embed = MainActorFunction(embed)
-        return Effect(
-            Load(
-                cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) },
-                work: { id, reporter in
-                    TaskBody { @MainActor in
-                        reporter.began()
-                        do throws(Failure) {
-                            let value = try await operation()
-                            reporter.end(id, with: embed(.ending(id, returning: value)))
-                        } catch {
-                            reporter.end(id, with: embed(.ending(id, throwing: error)))
-                        }
-                    }
-                }))
+        let work: Effect<Action>.Load.Work
+        switch _source {
+        case .operation(let operation) where isDirect:
+            work = Self.directWork(operation, embed, clock)
+        case .untyped(let operation, let mapError) where isDirect:
+            work = Self.directWork(operation, mapError, embed, clock)
+        default:
+            work = reportingWork(embed, clock, start)
+        }
+        var started: (@MainActor (LoadID) -> Action)?
+        if announcesStart { started = { @MainActor id in embed(.started(id)) } }
+        return Effect<Action>.Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: started, planned: planned, work: work)
     }
 
-    /// The work of a load with a timeout: it races a timer, so it is not worth
-    /// specializing.
-    @usableFromInline
-    static func timedWork<Value: SendableMetatype, Failure: Sendable>(
+    /// The work of a typed operation with no retry and no timeout. The task's
+    /// body calls the operation itself and ends the load in the frame where
+    /// the value arrives: no closure and no outcome frame between them, and
+    /// no result buffer above it (see `LoadReporter`). The body keeps nothing
+    /// else across its `await`: `began()` calls a method that is not inlined,
+    /// and the store's tables hold the rest. That keeps an in-flight load's
+    /// frames in its task's first allocator slab (984 bytes).
+    @inlinable
+    static func directWork<Action>(
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value,
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
-        _ timeout: LoadTimeout<Failure>,
-        _ run: @escaping @MainActor @Sendable (LoadID) async -> LoadAction<Value, Failure>
-    ) -> Load.Work {
+        _ clock: LoadClock?
+    ) -> Effect<Action>.Load.Work {
         { id, reporter in
             TaskBody { @MainActor in
                 reporter.began()
-                reporter.end(id, with: embed(await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id) }))
+                do throws(Failure) {
+                    let value = try await operation()
+                    reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
+                } catch {
+                    reporter.end(id, with: embed(.ending(id, throwing: error)))
+                }
             }
         }
     }
 
-    /// A load effect whose work may report actions on the way — retries,
-    /// progress — before the one that ends it; raced against `timeout` if
-    /// there is one, which then bounds the whole load. Not inlinable: retries
-    /// and streams wait and suspend far longer than a specialization saves.
-    static func makeReportingLoad<Value: SendableMetatype, Failure: Sendable>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
-        cancelsEarlier: Bool,
-        _ timeout: LoadTimeout<Failure>?,
-        _ run: @escaping @MainActor @Sendable (LoadID, Send<LoadAction<Value, Failure>>) async -> LoadAction<Value, Failure>
-    ) -> Effect {
-        let embed = MainActorFunction(embed)
-        let work: Load.Work = { id, reporter in
+    /// The work of an untyped operation with no retry and no timeout: the
+    /// same frame as a typed one's, with `mapError` on the failure path only.
+    @inlinable
+    static func directWork<Action>(
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value,
+        _ mapError: MainActorFunction<any Error, Failure>,
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
+        _ clock: LoadClock?
+    ) -> Effect<Action>.Load.Work {
+        { id, reporter in
+            TaskBody { @MainActor in
+                reporter.began()
+                do {
+                    let value = try await operation()
+                    reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
+                } catch {
+                    reporter.end(id, with: embed(.ending(id, throwing: error, mapError: mapError)))
+                }
+            }
+        }
+    }
+
+    /// The work of a load that may report actions on the way — `.retrying`,
+    /// `.progress` — before the one that ends it, or that races a timer. Not
+    /// specialized: retries and streams wait and suspend far longer than a
+    /// specialization saves.
+    @usableFromInline
+    func reportingWork<Action>(
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
+        _ clock: LoadClock?,
+        _ start: Value?
+    ) -> Effect<Action>.Load.Work {
+        let request = self
+        // The starting value was made on the main actor, by the reducer that
+        // built this load, and is read there by the load's task: carried in
+        // the main-actor wrapper, it needs no `Sendable`.
+        let start = MainActorFunction<Void, Value?> { start }
+        return { id, reporter in
             TaskBody { @MainActor in
                 reporter.began()
                 let send = reporter._send
                 let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
-                guard let timeout else { return reporter.end(id, with: embed(await run(id, report))) }
-                let result = await withTimeout(timeout, onTimeout: { .failed(id, timeout.failure) }) { await run(id, report) }
-                reporter.end(id, with: embed(result))
+                let outcome = await request.outcome(of: id, startingWith: start(()), report: report)
+                reporter.end(id, with: embed(.ending(id, with: outcome, stampedBy: clock)))
             }
         }
-        return Effect(Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: { embed(.started($0)) }, work: work))
+    }
+
+    /// Runs the whole load — every attempt, within the timeout — reporting
+    /// progress and retries of load `id` through `report`.
+    @MainActor
+    func outcome(
+        of id: LoadID, startingWith start: Value?, report: Send<LoadAction<Value, Failure>>
+    ) async -> LoadOutcome<Value, Failure> {
+        let source = _source
+        let attempt: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
+            switch source {
+            case .operation(let operation):
+                do throws(Failure) {
+                    return .value(try await operation())
+                } catch {
+                    return .failure(error)
+                }
+            case .untyped(let operation, let mapError):
+                do {
+                    return .value(try await operation())
+                } catch {
+                    return error is CancellationError ? .cancelled : .failure(mapError(error))
+                }
+            case .stream(let attempt, _):
+                return await attempt(start) { report(.progress(id, $0)) }
+            }
+        }
+        let retry = _retry
+        let chain: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
+            guard let retry else { return await attempt() }
+            return await retry.run(attempt) { report(.retrying(id, $0)) }
+        }
+        guard let timeout = _timeout else { return await chain() }
+        return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }, operation: chain)
     }
 }
 
 extension LoadAction {
-    /// The action that ends load `id` once `operation` returns or throws.
-    /// Cancellation wins: if the task was cancelled, the outcome is
-    /// `.cancelled(id)` whatever the operation did.
-    @inlinable
-    @MainActor
-    static func outcome(
-        of id: LoadID,
-        _ operation: @MainActor () async throws(Failure) -> Value
-    ) async -> LoadAction where Failure: Error {
-        do throws(Failure) {
-            return .ending(id, returning: try await operation())
-        } catch {
-            return .ending(id, throwing: error)
-        }
-    }
-
     /// The action that ends load `id`, whose operation returned `value`:
-    /// `.finished`, or `.cancelled` if the task was cancelled.
+    /// `.finished`, stamped with `clock`'s time if there is a clock, or
+    /// `.cancelled` if the task was cancelled.
     @inlinable
-    static func ending(_ id: LoadID, returning value: Value) -> LoadAction {
-        Task.isCancelled ? .cancelled(id) : .finished(id, value)
+    static func ending(_ id: LoadID, returning value: Value, stampedBy clock: LoadClock? = nil) -> LoadAction {
+        if Task.isCancelled { return .cancelled(id) }
+        guard let clock else { return .finished(id, value) }
+        return .at(clock.now, .finished(id, value))
     }
 
     /// The action that ends load `id`, whose operation threw `error`:
@@ -196,22 +193,61 @@ extension LoadAction {
         Task.isCancelled ? .cancelled(id) : .failed(id, error)
     }
 
-    /// The action that ends load `id` once `operation` returns or throws an
-    /// untyped error, which `mapError` turns into the failure. Cancellation
-    /// wins, and `CancellationError` never reaches `mapError`.
+    /// The action that ends load `id`, whose operation threw an untyped
+    /// `error`: `.failed` with the failure `mapError` makes of it, or
+    /// `.cancelled` for `CancellationError` or a cancelled task — which never
+    /// reach `mapError`.
     @inlinable
     @MainActor
-    static func outcome(
-        of id: LoadID,
-        _ operation: @MainActor () async throws -> Value,
-        mapError: (any Error) -> Failure
-    ) async -> LoadAction {
-        do {
-            let value = try await operation()
-            return Task.isCancelled ? .cancelled(id) : .finished(id, value)
-        } catch {
-            if Task.isCancelled || error is CancellationError { return .cancelled(id) }
-            return .failed(id, mapError(error))
+    static func ending(_ id: LoadID, throwing error: any Error, mapError: MainActorFunction<any Error, Failure>) -> LoadAction {
+        if Task.isCancelled || error is CancellationError { return .cancelled(id) }
+        return .failed(id, mapError(error))
+    }
+
+    /// The action that ends load `id` with `outcome`; cancellation wins.
+    @inlinable
+    static func ending(_ id: LoadID, with outcome: LoadOutcome<Value, Failure>, stampedBy clock: LoadClock?) -> LoadAction {
+        switch outcome {
+        case .value(let value): ending(id, returning: value, stampedBy: clock)
+        case .failure(let failure): ending(id, throwing: failure)
+        case .cancelled: .cancelled(id)
         }
+    }
+}
+
+/// What an edit's request returns to its load: only that it succeeded.
+@usableFromInline
+struct EditConfirmation: Equatable, Sendable {
+    @inlinable init() {}
+}
+
+extension LoadRequest where Value == Void {
+    /// This request as the load of an edit, whose value only says it succeeded.
+    @usableFromInline
+    var confirming: LoadRequest<EditConfirmation, Failure> {
+        var request: LoadRequest<EditConfirmation, Failure>
+        switch _source {
+        case .operation(let operation):
+            request = LoadRequest<EditConfirmation, Failure> { () async throws(Failure) in
+                try await operation()
+                return EditConfirmation()
+            }
+        case .untyped(let operation, let mapError):
+            request = LoadRequest<EditConfirmation, Failure>(
+                .untyped({ try await operation(); return EditConfirmation() }, mapError))
+        case .stream(let attempt, let mode):
+            request = LoadRequest<EditConfirmation, Failure>(
+                .stream(
+                    { _, _ in
+                        switch await attempt(nil, { _ in }) {
+                        case .value: .value(EditConfirmation())
+                        case .failure(let failure): .failure(failure)
+                        case .cancelled: .cancelled
+                        }
+                    }, mode))
+        }
+        request._retry = _retry
+        request._timeout = _timeout
+        return request
     }
 }

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// case .refresh:
-///     return .load(Action.feed, operation: api.fetchFeed)
+///     return state.feed.load(Action.feed, LoadRequest(api.fetchFeed))
 /// case .queryChanged(let query):
 ///     return .run { send in send(.found(await search(query))) }
 ///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
@@ -27,9 +27,13 @@ public struct Effect<Action> {
         case cancelLoad(LoadID, supersededBy: LoadID?)
         /// Waits for the work of load `id` without owning it: a `join`.
         case joinLoad(LoadID)
-        /// Starts a load once load `id` and the loads queued behind it before
-        /// have ended: a `queue`.
-        case queueLoad(LoadID, Effect)
+        /// Starts `load` once load `behind` and the loads queued behind it
+        /// before have ended: a `queue`. The load gets its ID at once, and
+        /// `announce` makes the action that says it waits (`false`) or that
+        /// it left the queue, cancelled before its turn (`true`).
+        case queueLoad(behind: LoadID, Load, announce: @MainActor (LoadID, _ isWithdrawn: Bool) -> Action)
+        /// Starts queued load `id`, whose turn has come.
+        case startQueued(Load, LoadID)
     }
 
     @usableFromInline
@@ -50,7 +54,12 @@ public struct Effect<Action> {
         /// Whether this load, once started, cancels the work of the load it
         /// supersedes (its overlap policy).
         @usableFromInline let _cancelsEarlier: Bool
-        @usableFromInline let _started: @MainActor (LoadID) -> Action
+        /// The action that says the load began; `nil` for a queued edit,
+        /// which showed when it was queued.
+        @usableFromInline let _started: (@MainActor (LoadID) -> Action)?
+        /// The action that says how many attempts the load makes, sent right
+        /// after the start; `nil` without a retry policy.
+        @usableFromInline let _planned: (@MainActor (LoadID) -> Action)?
         /// The work: told its ID and where to report the actions it sends on
         /// the way (retries, progress) and, last, the one that ends it.
         @usableFromInline let _work: Work
@@ -79,13 +88,37 @@ public struct Effect<Action> {
         init(
             cancelID: AnyHashable?,
             cancelsEarlier: Bool,
-            started: @escaping @MainActor (LoadID) -> Action,
+            started: (@MainActor (LoadID) -> Action)?,
+            planned: (@MainActor (LoadID) -> Action)? = nil,
             work: @escaping Work
         ) {
             self._cancelID = cancelID
             self._cancelsEarlier = cancelsEarlier
             self._started = started
+            self._planned = planned
             self._work = work
+        }
+
+        /// This load, marked with `cancelID`.
+        @inlinable
+        func withCancelID(_ cancelID: AnyHashable?) -> Load {
+            var load = self
+            load._cancelID = cancelID
+            return load
+        }
+
+        /// This load seen through `transform`: a scoped feature's load reports
+        /// in the parent's actions.
+        @usableFromInline
+        func map<NewAction>(_ transform: MainActorFunction<Action, NewAction>) -> Effect<NewAction>.Load {
+            let work = _work
+            var started: (@MainActor (LoadID) -> NewAction)?
+            if let start = _started { started = { @MainActor id in transform(start(id)) } }
+            var planned: (@MainActor (LoadID) -> NewAction)?
+            if let plan = _planned { planned = { @MainActor id in transform(plan(id)) } }
+            return .init(
+                cancelID: _cancelID, cancelsEarlier: _cancelsEarlier, started: started, planned: planned,
+                work: { id, reporter in work(id, reporter.map(transform)) })
         }
     }
 
@@ -243,7 +276,7 @@ public struct Effect<Action> {
 
     private func withCancelID(_ id: AnyHashable) -> Effect {
         switch operation {
-        case .none, .cancel, .cancelLoad, .joinLoad:
+        case .none, .cancel, .cancelLoad, .joinLoad, .startQueued:
             return self
         case .run(var run):
             run._cancelID = id
@@ -255,8 +288,8 @@ public struct Effect<Action> {
             return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
         case .concatenate(let effects, _):
             return Effect(.concatenate(effects, cancelID: id), isDropped: _isDropped)
-        case .queueLoad(let behind, let load):
-            return Effect(.queueLoad(behind, load.withCancelID(id)), isDropped: _isDropped)
+        case .queueLoad(let behind, let load, let announce):
+            return Effect(.queueLoad(behind: behind, load.withCancelID(id), announce: announce), isDropped: _isDropped)
         }
     }
 
@@ -282,15 +315,7 @@ public struct Effect<Action> {
                     try await body(Send { send(transform($0)) })
                 })
         case .load(let load):
-            let started = load._started
-            let work = load._work
-            mapped = .load(
-                .init(
-                    cancelID: load._cancelID,
-                    cancelsEarlier: load._cancelsEarlier,
-                    started: { transform(started($0)) },
-                    work: { id, reporter in work(id, reporter.map(transform)) }
-                ))
+            mapped = .load(load.map(transform))
         case .merge(let effects):
             mapped = .merge(effects.map { $0.map(transform._body) })
         case .concatenate(let effects, let cancelID):
@@ -301,8 +326,10 @@ public struct Effect<Action> {
             mapped = .cancelLoad(id, supersededBy: newer)
         case .joinLoad(let id):
             mapped = .joinLoad(id)
-        case .queueLoad(let behind, let load):
-            mapped = .queueLoad(behind, load.map(transform._body))
+        case .queueLoad(let behind, let load, let announce):
+            mapped = .queueLoad(behind: behind, load.map(transform), announce: { transform(announce($0, $1)) })
+        case .startQueued(let load, let id):
+            mapped = .startQueued(load.map(transform), id)
         }
         return Effect<NewAction>(mapped, isDropped: _isDropped)
     }

@@ -90,17 +90,28 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public static var queue: OverlapPolicy { OverlapPolicy(.queue) }
 
-    /// Whether a start under this policy goes ahead while another is in flight.
-    @inlinable
-    var startsWhileLoading: Bool {
-        if case .latestWins = _kind { true } else { false }
-    }
-
     /// Whether a load started under this policy cancels the work of the
     /// earlier load it supersedes.
     @inlinable
     var cancelsEarlier: Bool {
         if case .latestWins(cancellingEarlier: false) = _kind { false } else { true }
+    }
+
+    /// What a start under this policy does while load `inFlight` runs — the
+    /// one decision every layer and host makes through here.
+    ///
+    /// A load that an invalidation has overtaken (`isOvertaken`) is already
+    /// known to be out of date: ``firstWins`` and ``join`` never hold on to
+    /// it, and start a load that supersedes it instead.
+    @inlinable
+    func decision(inFlight: LoadID?, isOvertaken: Bool = false) -> OverlapDecision {
+        guard let inFlight else { return .start }
+        switch _kind {
+        case .latestWins: return .start
+        case .firstWins: return isOvertaken ? .start : .ignore
+        case .join: return isOvertaken ? .start : .join(inFlight)
+        case .queue: return .queue(behind: inFlight)
+        }
     }
 
     /// The policy as written in code, e.g. `latestWins(cancellingEarlier: false)`.
@@ -113,4 +124,17 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
         case .queue: "queue"
         }
     }
+}
+
+/// What one start does, as ``OverlapPolicy`` decides it.
+@usableFromInline
+enum OverlapDecision: Equatable {
+    /// Start a load, superseding the one in flight if any.
+    case start
+    /// Start nothing.
+    case ignore
+    /// Wait for the load in flight instead of starting another.
+    case join(LoadID)
+    /// Start once the load in flight, and every load queued behind it, ended.
+    case queue(behind: LoadID)
 }

@@ -26,17 +26,43 @@ public struct LoadReducer<Value: Equatable, Failure: Equatable>: Reducer {
 
 extension Loadable {
     /// Applies `action` as a reducer step: the effect it returns tells the
-    /// store when the action was dropped as stale, and cancels the work of a
-    /// superseded load (unless that load asked to keep running).
+    /// store when the action was dropped as stale, and cancels the work a
+    /// start supersedes — the load in flight (unless it asked to keep
+    /// running), the loads queued before it, and a paged list's "load more".
     @inlinable
     public mutating func reduce<Action>(_ action: LoadAction<Value, Failure>) -> Effect<Action> {
-        let superseded = inFlightID
+        let superseded = _inFlightID
+        guard _layers == nil else { return reduceWithLayers(action) }
         switch apply(action) {
         case .dropped:
             return Effect.dropped
         case .applied:
-            guard case .started(let newer) = action, let superseded else { return .none }
+            guard case .started(let newer) = action, let superseded, superseded != newer else { return .none }
             return Effect(.cancelLoad(superseded, supersededBy: newer))
+        }
+    }
+
+    /// ``reduce(_:)`` once a layer is in use: a start may also supersede
+    /// queued loads and a "load more", or a "load more" the one before it.
+    @inlinable
+    @inline(never)
+    mutating func reduceWithLayers<Action>(_ action: LoadAction<Value, Failure>) -> Effect<Action> {
+        let superseded = _inFlightID
+        let queued = queuedIDs
+        let more = moreID
+        guard apply(action) == .applied else { return Effect.dropped }
+        switch action {
+        case .started(let newer):
+            var cancelled: [LoadID] = []
+            if let superseded, superseded != newer { cancelled.append(superseded) }
+            cancelled += queued.filter { $0 < newer && !queuedIDs.contains($0) }
+            if let more, moreID == nil { cancelled.append(more) }
+            return .merge(cancelled.map { Effect(.cancelLoad($0, supersededBy: newer)) })
+        case .more(_, .started(let newer)):
+            guard let more, more != newer else { return .none }
+            return Effect(.cancelLoad(more, supersededBy: newer))
+        default:
+            return .none
         }
     }
 }

@@ -32,9 +32,10 @@ extension Store {
             case concatenate([Effect<Action>])
             /// Waits for the task of the effect with this token: a `join`.
             case join(Int)
-            /// Starts this load once load `behind`, and every run queued
-            /// behind it before, has ended (`OverlapPolicy.queue`).
-            case queue(Effect<Action>, behind: LoadID)
+            /// Starts load `id` once load `behind`, and every run queued
+            /// behind it before, has ended (`OverlapPolicy.queue`); `announce`
+            /// makes the action that withdraws it if it is cancelled first.
+            case queue(Effect<Action>.Load, id: LoadID, behind: LoadID, announce: MainActorFunction<(LoadID, Bool), Action>)
             /// What `_pending` holds in place of an effect moved out to be
             /// launched (`takePending(at:)`). Launching it does nothing.
             case launched
@@ -82,9 +83,11 @@ extension Store {
         case .load(let load):
             let id = _nextLoadID
             _nextLoadID = id.next
-            _queue.append(load._started(id))
-            let token = enqueue(.load(load._work, id), cancelID: load._cancelID)
-            _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), forKey: id)
+            scheduleLoad(load, id)
+        case .startQueued(let load, let id):
+            // The queued run ends with this load, so it owns the ID now.
+            _ = _loads.removeValue(forKey: id)
+            scheduleLoad(load, id)
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelLoad(let id, let newer):
@@ -100,10 +103,28 @@ extension Store {
             if let load = _loads[id] {
                 _pending.append(PendingEffect(.join(load._token), token: -1, isOwned: _launch._token == nil))
             }
-        case .queueLoad(let behind, let load):
-            let cancelID: AnyHashable? = if case .load(let run) = load.operation { run._cancelID } else { nil }
-            enqueue(.queue(load, behind: behind), cancelID: cancelID)
+        case .queueLoad(let behind, let load, let announce):
+            // A queued load takes its ID at once, so the state counts it
+            // waiting and a newer start can supersede it; until its turn the
+            // queued run stands for it in `_loads`, so cancelling the load
+            // cancels the run.
+            let id = _nextLoadID
+            _nextLoadID = id.next
+            _queue.append(announce(id, false))
+            let token = enqueue(
+                .queue(load, id: id, behind: behind, announce: MainActorFunction { announce($0.0, $0.1) }), cancelID: load._cancelID)
+            _loads.insert(RunningLoad(token: token, cancelsEarlier: true), forKey: id)
         }
+    }
+
+    /// Schedules load `id`: queues its start, and its plan if it has a retry
+    /// policy, and enters it in the tables.
+    @inlinable
+    func scheduleLoad(_ load: Effect<Action>.Load, _ id: LoadID) {
+        if let started = load._started { _queue.append(started(id)) }
+        if let planned = load._planned { _queue.append(planned(id)) }
+        let token = enqueue(.load(load._work, id), cancelID: load._cancelID)
+        _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), forKey: id)
     }
 
     @inlinable
@@ -219,32 +240,54 @@ extension Store {
             }
             if isCancelled { task.cancel() }
             hasEnded = false
-        case .queue(let load, let behind):
-            // Always enqueued, like a concatenation: it waits for the run
-            // before it. Each run waits only for the one queued just before,
-            // so runs start in the order they were queued; one cancelled
-            // while it waits never starts. `_awaitedEffects` names the effect
-            // it waits for — the queued run or the load before it — so that
-            // `waitingEffectCount` counts it as waiting only until that ends.
+        case .queue(let load, let id, let behind, let announce):
+            // Always enqueued, like a concatenation: it waits for the runs
+            // queued before it — their chain — or for the load it was queued
+            // behind, so runs start in the order they were queued. The wait
+            // ends early if the run is cancelled: a caller whose task is
+            // cancelled leaves the queue at once, and the run withdraws its
+            // load with `announce` — it never starts — while the chain the
+            // next run waits for still waits for everything before. Its
+            // `_awaitedEffects` name every effect the chain waits for, so
+            // `waitingEffectCount` counts it as waiting exactly until the
+            // last of them ends.
             let queue = queueNumber(for: behind)
-            let tail = _queueTails[queue]
-            let predecessorToken = tail?._token ?? _loads[behind]?._token
-            let predecessor = tail?._task ?? predecessorToken.flatMap { _runningEffects[$0] }
-            if predecessor != nil, let predecessorToken { _awaitedEffects[token] = AwaitedEffects(effects: [predecessorToken]) }
+            _queueOfLoad[id] = queue
+            let ahead: Task<Void, Never>?
+            let aheadTokens: [Int]
+            if let tail = _queueTails[queue] {
+                (ahead, aheadTokens) = (tail._chain, tail._tokens)
+            } else if let loadToken = _loads[behind]?._token, let loadTask = _runningEffects[loadToken] {
+                (ahead, aheadTokens) = (loadTask, [loadToken])
+            } else {
+                (ahead, aheadTokens) = (nil, [])
+            }
+            if ahead != nil { _awaitedEffects[token] = AwaitedEffects(effects: aheadTokens) }
             task = Task { [weak self] in
-                await predecessor?.value
+                if let ahead { await JoinWaiter.wait(for: ahead) }
                 self?._awaitedEffects[token] = nil
-                if let store = self, !Task.isCancelled {
-                    // The load about to start gets the next ID; loads queued
-                    // behind it join this queue.
-                    store._queueOfLoad[store._nextLoadID] = queue
-                    await store.runToCompletion(load, waitingAs: token)
+                if let store = self {
+                    if Task.isCancelled {
+                        store.queuedLoadWithdrawn(id, with: announce((id, true)))
+                    } else {
+                        await store.runToCompletion(Effect(.startQueued(load, id)), waitingAs: token)
+                    }
                 }
-                self?.queuedRunEnded(token, in: queue)
+                // A run with nothing ahead is its own chain.
+                if ahead == nil { self?.queuedRunEnded(token, in: queue) }
                 self?.effectEnded(token)
             }
             if isCancelled { task.cancel() }
-            _queueTails[queue] = QueuedRun(token: token, task: task)
+            let run = task
+            let chain =
+                ahead.map { ahead in
+                    Task { [weak self] in
+                        await ahead.value
+                        await run.value
+                        self?.queuedRunEnded(token, in: queue)
+                    }
+                } ?? task
+            _queueTails[queue] = QueuedRun(token: token, chain: chain, tokens: aheadTokens + [token])
             hasEnded = false
         case .load(let work, let id):
             // The load's work returns its task's body (see `Load.Work`).
@@ -343,6 +386,14 @@ extension Store {
         }
         send(result)
         effectEnded(load._token)
+    }
+
+    /// Queued load `id` was cancelled before its turn: it leaves the tables
+    /// and the state learns it with `withdrawal`, its last action.
+    @inlinable
+    func queuedLoadWithdrawn(_ id: LoadID, with withdrawal: Action) {
+        _ = _loads.removeValue(forKey: id)
+        send(withdrawal)
     }
 
     /// The queue (`OverlapPolicy.queue`) that load `behind` belongs to,

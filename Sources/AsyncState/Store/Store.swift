@@ -155,15 +155,21 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
     @exclusivity(unchecked) @usableFromInline var _nextQueue = 0
 
+    /// The last run queued in a queue, which the next run waits behind.
     @usableFromInline
     struct QueuedRun {
         @usableFromInline let _token: Int
-        @usableFromInline let _task: Task<Void, Never>
+        /// Ends once this run and everything queued before it have ended,
+        /// even if this run was withdrawn early.
+        @usableFromInline let _chain: Task<Void, Never>
+        /// The effects the chain waits for, this run's included.
+        @usableFromInline let _tokens: [Int]
 
         @inlinable
-        init(token: Int, task: Task<Void, Never>) {
+        init(token: Int, chain: Task<Void, Never>, tokens: [Int]) {
             self._token = token
-            self._task = task
+            self._chain = chain
+            self._tokens = tokens
         }
     }
 

@@ -190,15 +190,18 @@ final class SharedLoads {
     // main-actor only, and each access a single read, write or dictionary
     // operation that calls out to nothing.
 
-    /// The load `run` is starting. It takes its ID when the store schedules
+    /// The load `start` is starting. It takes its ID when the store schedules
     /// it, inside `send`, because the store may run the load's work at once
     /// (`Task.immediate`) and even end it before `send` returns.
     @exclusivity(unchecked) @usableFromInline var _starting: SharedLoad?
-    /// The loads that began and still run, by ID: the newest, and superseded
-    /// loads whose callers still wait for them
-    /// (``OverlapPolicy/latestWins(cancellingEarlier:)`` with `false`). A
-    /// load leaves with its last action.
+    /// The loads that began and still run, by ID: the newest, superseded
+    /// loads whose work still runs (``OverlapPolicy/latestWins(cancellingEarlier:)``
+    /// with `false`), queued loads, a "load more", edits. A load leaves with
+    /// its last action.
     @exclusivity(unchecked) private var running = LoadTable<SharedLoad>()
+    /// Told when `runningCount` changes, for observers of an operation's
+    /// activity; set by the value.
+    @exclusivity(unchecked) var _onChange: (@MainActor () -> Void)?
 
     @usableFromInline
     init() {}
@@ -206,18 +209,64 @@ final class SharedLoads {
     /// The load `id`, while callers may wait for it.
     subscript(id: LoadID) -> SharedLoad? { running[id] }
 
-    /// The store scheduled load `id`: if a load is starting, this is it.
+    /// How many loads run.
+    var runningCount: Int { running.count }
+
+    /// Notes the first or the last action of a load.
     @usableFromInline
+    func note(_ lifecycle: LoadLifecycle) {
+        switch lifecycle {
+        case .none: return
+        case .began(let id): began(id)
+        case .ended(let id, let cancelled): ended(id, cancelled: cancelled)
+        }
+    }
+
+    /// The store scheduled load `id`: if a load is starting, this is it.
     func began(_ id: LoadID) {
         guard let starting = _starting else { return }
         starting.id = id
         running.insert(starting, forKey: id)
         _starting = nil
+        _onChange?()
     }
 
     /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
-    @usableFromInline
     func ended(_ id: LoadID, cancelled: Bool) {
-        running.removeValue(forKey: id)?.end(cancelled: cancelled)
+        guard let load = running.removeValue(forKey: id) else { return }
+        load.end(cancelled: cancelled)
+        _onChange?()
+    }
+}
+
+/// Where one action stands in the life of the load it is about.
+@usableFromInline
+enum LoadLifecycle {
+    /// Not a first or last action.
+    case none
+    /// The first action of load `id`: it started, or waits in a queue.
+    case began(LoadID)
+    /// The last action of load `id`; `cancelled` if it was cancelled.
+    case ended(LoadID, cancelled: Bool)
+}
+
+extension LoadAction {
+    /// Where this action stands in the life of its load, whatever its lane.
+    @inlinable
+    var lifecycle: LoadLifecycle {
+        switch self {
+        case .started(let id), .queued(let id): .began(id)
+        case .finished(let id, _), .failed(let id, _): .ended(id, cancelled: false)
+        case .cancelled(let id): .ended(id, cancelled: true)
+        case .retrying, .progress, .planned: .none
+        case .more(_, let action), .at(_, let action): action.lifecycle
+        case .edit(let edit):
+            switch edit {
+            case .started(let id, _): .began(id)
+            case .confirmed(let id), .failed(let id, _): .ended(id, cancelled: false)
+            case .cancelled(let id): .ended(id, cancelled: true)
+            case .retrying: .none
+            }
+        }
     }
 }

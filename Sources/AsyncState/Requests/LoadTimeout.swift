@@ -2,15 +2,16 @@
 /// limit passes — for operations that might never return.
 ///
 /// ```swift
-/// return .load(Action.feed, timeout: LoadTimeout(.seconds(10), failure: .timedOut)) {
-///     () async throws(FeedError) in try await api.feed()
-/// }
+/// let feed = LoadRequest { () async throws(FeedError) in try await api.feed() }
+///     .timeout(LoadTimeout(.seconds(10), failure: .timedOut))
 /// ```
 ///
 /// When the time is up the load reports `.failed(id, failure)` at once and its
 /// operation is cancelled; the load does not wait for an operation that
-/// ignores cancellation. Cancelling the load before then still reports
-/// `.cancelled`.
+/// ignores cancellation. Cancelling the load before then reports
+/// `.cancelled` at once too — the timer stops with it, so it can never win
+/// afterwards. A duration too long for a clock to sleep (over about 146
+/// years) waits that long instead of trapping.
 public struct LoadTimeout<Failure: Sendable>: Sendable {
     let duration: Duration
     let failure: Failure
@@ -20,7 +21,7 @@ public struct LoadTimeout<Failure: Sendable>: Sendable {
     public init<C: Clock>(_ duration: Duration, clock: C, failure: Failure) where C.Duration == Duration {
         self.duration = duration
         self.failure = failure
-        self.sleep = { try await clock.sleep(for: $0) }
+        self.sleep = { try await clock.sleep(for: $0.clampedForSleeping) }
     }
 
     /// Times out after `duration` of real time with `failure`.
@@ -30,12 +31,17 @@ public struct LoadTimeout<Failure: Sendable>: Sendable {
 }
 
 /// Runs `operation` unless `timeout` passes first; then `onTimeout` is the
-/// result and the operation's task is cancelled and abandoned. All on the main
-/// actor, so the result needs no `Sendable`.
+/// result and the operation's task is cancelled and abandoned. If the calling
+/// task is cancelled first, `onCancel` is the result at once, and the timer
+/// and the operation are cancelled: an operation that ignores cancellation is
+/// abandoned too, and the timer can no longer win — cancellation is never a
+/// timeout's failure. All on the main actor, so the result needs no
+/// `Sendable`.
 @MainActor
 func withTimeout<Result, Failure: Sendable>(
     _ timeout: LoadTimeout<Failure>,
     onTimeout: @escaping @MainActor () -> Result,
+    onCancel: @escaping @MainActor () -> Result,
     operation: @escaping @MainActor () async -> Result
 ) async -> Result {
     let race = Race<Result>()
@@ -49,7 +55,7 @@ func withTimeout<Result, Failure: Sendable>(
             }
         }
     } onCancel: {
-        Task { @MainActor in race.cancel() }
+        Task { @MainActor in race.finish(with: onCancel()) }
     }
     // The continuation resumes only from `finish(with:)`, after it stores the
     // winner, so the result is always there; the fallback is never taken.
@@ -71,9 +77,5 @@ private final class Race<Result> {
         timer?.cancel()
         work?.cancel()
         continuation.resume()
-    }
-
-    func cancel() {
-        work?.cancel()
     }
 }

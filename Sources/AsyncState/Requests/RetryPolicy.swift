@@ -8,15 +8,15 @@
 ///     clock: clock
 /// ) { failure, _ in failure != .unauthorized }   // never retry what cannot succeed
 ///
-/// case .refresh:
-///     return .load(Action.feed, retry: retry) { () async throws(FeedError) in try await api.feed() }
+/// let feed = LoadRequest { () async throws(FeedError) in try await api.feed() }.retry(retry)
 /// ```
 ///
 /// All attempts share the load's ``LoadID``, so a newer load supersedes the
 /// whole chain, and cancelling — during an attempt or during the wait — ends
-/// it with `.cancelled(id)`, never a failure. Before each wait the load sends
-/// `.retrying(id, LoadRetry)`, which a reducer applies only while that load
-/// is in flight and which ``Loadable/activity`` shows.
+/// it with `.cancelled(id)`, never a failure. As it starts the load sends
+/// `.planned(id, attempts:)`, and before each wait `.retrying(id, LoadRetry)`,
+/// which a reducer applies only while that load is in flight and which
+/// ``Loadable/activity`` shows: "attempt 2 of 3".
 ///
 /// **Two timeouts.** ``attemptTimeout`` bounds each attempt alone: its
 /// failure is an attempt's failure, which `shouldRetry` may retry. The
@@ -60,7 +60,7 @@ public struct RetryPolicy<Failure: Sendable>: Sendable {
         self.jitter = jitter
         self.attemptTimeout = attemptTimeout
         self.shouldRetry = shouldRetry
-        self.sleep = { try await clock.sleep(for: $0) }
+        self.sleep = { try await clock.sleep(for: $0.clampedForSleeping) }
     }
 
     /// A policy whose waits run in real time.
@@ -77,30 +77,30 @@ public struct RetryPolicy<Failure: Sendable>: Sendable {
     }
 
     /// Runs `attempt` until it succeeds, is cancelled, fails for good or runs
-    /// out of attempts, reporting each retry through `report` before its wait;
-    /// returns the action that ends the load.
+    /// out of attempts, telling `retrying` of each retry before its wait;
+    /// returns how the load ended.
     @MainActor
-    func run<Value: Equatable>(
-        _ id: LoadID,
-        report: Send<LoadAction<Value, Failure>>,
-        _ attempt: @escaping @MainActor @Sendable () async -> LoadAction<Value, Failure>
-    ) async -> LoadAction<Value, Failure> where Failure: Equatable {
+    func run<Value>(
+        _ attempt: @escaping @MainActor @Sendable () async -> LoadOutcome<Value, Failure>,
+        retrying: @MainActor (LoadRetry<Failure>) -> Void
+    ) async -> LoadOutcome<Value, Failure> where Failure: Equatable {
         var number = 1
         while true {
-            let outcome: LoadAction<Value, Failure>
+            let outcome: LoadOutcome<Value, Failure>
             if let attemptTimeout {
-                outcome = await withTimeout(attemptTimeout, onTimeout: { .failed(id, attemptTimeout.failure) }, operation: attempt)
+                outcome = await withTimeout(
+                    attemptTimeout, onTimeout: { .failure(attemptTimeout.failure) }, onCancel: { .cancelled }, operation: attempt)
             } else {
                 outcome = await attempt()
             }
-            guard case .failed(_, let failure) = outcome, number < attempts, shouldRetry(failure, number) else { return outcome }
-            if Task.isCancelled { return .cancelled(id) }
+            guard case .failure(let failure) = outcome, number < attempts, shouldRetry(failure, number) else { return outcome }
+            if Task.isCancelled { return .cancelled }
             let wait = jitter.apply(to: backoff.wait(after: number))
-            report(.retrying(id, LoadRetry(attempt: number, of: attempts, failure: failure, wait: wait)))
+            retrying(LoadRetry(attempt: number, of: attempts, failure: failure, wait: wait))
             // Cancelled while waiting: the clock throws, or — if it ignores
             // cancellation — returns to a cancelled task. Either way, not a failure.
-            do { try await sleep(wait) } catch { return .cancelled(id) }
-            if Task.isCancelled { return .cancelled(id) }
+            do { try await sleep(wait) } catch { return .cancelled }
+            if Task.isCancelled { return .cancelled }
             number += 1
         }
     }

@@ -26,14 +26,19 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
         /// The last load failed; its failure stays readable in ``lastFailure``
         /// until this one settles. A value may still be shown.
         case retryAfterFailure
+        /// A paged list loads the page after the last one shown (its more
+        /// lane); after a failed "load more" the reason is
+        /// ``retryAfterFailure``.
+        case nextPage
     }
 
     /// Why the load is running.
     public let reason: Reason
     /// The attempt running or about to run, counting from 1.
     public let attempt: Int
-    /// How many attempts the load's ``RetryPolicy`` allows; `nil` until the
-    /// load reports its first retry.
+    /// How many attempts the load's ``RetryPolicy`` allows, known from the
+    /// start (``LoadAction/planned(_:attempts:)``); `nil` for a load without
+    /// a retry policy.
     public let attempts: Int?
     /// How long the load waits (or waited) before this attempt; `nil` for the first.
     public let wait: Duration?
@@ -41,8 +46,10 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
     /// ``Reason/retryAfterFailure`` — the failure the load started from.
     public let lastFailure: Failure?
 
+    /// An activity with these fields — for expected values in tests, and
+    /// previews.
     @inlinable
-    init(reason: Reason, attempt: Int, attempts: Int?, wait: Duration?, lastFailure: Failure?) {
+    public init(reason: Reason, attempt: Int = 1, attempts: Int? = nil, wait: Duration? = nil, lastFailure: Failure? = nil) {
         self.reason = reason
         self.attempt = attempt
         self.attempts = attempts
@@ -64,6 +71,12 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
     @inlinable
     func retrying(_ retry: LoadRetry<Failure>) -> LoadActivity {
         LoadActivity(reason: reason, attempt: retry.attempt + 1, attempts: retry.attempts, wait: retry.wait, lastFailure: retry.failure)
+    }
+
+    /// This activity once the load says how many attempts it makes.
+    @inlinable
+    func planning(_ attempts: Int) -> LoadActivity {
+        LoadActivity(reason: reason, attempt: attempt, attempts: attempts, wait: wait, lastFailure: lastFailure)
     }
 
     /// Whether this is a second or later attempt of the same load.

@@ -1,9 +1,11 @@
 /// Any error, made `Equatable` so it can be an ``AsyncState/AsyncState`` failure — the
 /// convenient choice when a load throws untyped errors.
 ///
-/// `AnyError` holds an error rather than being one: that keeps the untyped
-/// `load { try await … }` the only overload that applies to it, so closures
-/// that throw anything — or nothing — compile without annotations.
+/// `AnyError` is an `Error` itself, so code written for `any Error` — a
+/// Statable user's `Banner(_ error: any Error)` — takes `store.error` as it
+/// is; `base` is the error the operation threw. Its untyped overloads
+/// (`load { try await … }`) are disfavored, so a closure that throws
+/// nothing, or throws `AnyError`, takes the typed one without ambiguity.
 ///
 /// Two `AnyError`s are equal when the wrapped errors are of the same type and
 /// either compare equal (for `Equatable` errors) or print the same.
@@ -12,7 +14,7 @@
 /// let profile = AsyncValue<Profile, AnyError>()
 /// await profile.load { try await api.profile() }   // untyped throws
 /// ```
-public struct AnyError: Equatable, Sendable, CustomStringConvertible {
+public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The original error.
     public let base: any Error
 

@@ -1,0 +1,79 @@
+/// Any clock measured in `Duration`, reading the time elapsed since this
+/// `LoadClock` was made — the one clock type every freshness stamp uses.
+///
+/// Freshness needs the time a value settled, and a reducer must not read a
+/// clock. So the load's effect reads it, from the `LoadClock` its request is
+/// stamped by (``LoadRequest/stamped(by:)``), and delivers it inside the
+/// action (``LoadAction/at(_:_:)``). Wrapping every clock in this one type
+/// keeps the clock's own type out of ``Loadable``'s: a `ContinuousClock` in
+/// an app, a `TestClock` in tests.
+///
+/// ```swift
+/// let clock = LoadClock(ContinuousClock())
+/// let now = clock.now                       // e.g. 12.5 seconds
+/// profile.isStale(maxAge: .seconds(60), at: now)
+/// ```
+///
+/// Instants from two different `LoadClock`s measure from different origins:
+/// give one feature one `LoadClock` and pass it everywhere it stamps or asks.
+/// It is a `Clock` itself, so retries, timeouts and debounces can sleep on it.
+public struct LoadClock: Clock, Sendable {
+    /// A point on a `LoadClock`: the time since the clock was made.
+    public struct Instant: InstantProtocol, Sendable, CustomStringConvertible {
+        /// How long after the clock was made this instant is.
+        public let offset: Duration
+
+        /// The instant `offset` after the clock was made.
+        @inlinable
+        public init(offset: Duration) { self.offset = offset }
+
+        /// The instant `duration` later.
+        @inlinable
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+
+        /// The time from this instant to `other`.
+        @inlinable
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+        /// Whether `lhs` comes first.
+        @inlinable
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+
+        /// The offset, e.g. `1.5 seconds`.
+        public var description: String { "\(offset)" }
+    }
+
+    private let elapsed: @Sendable () -> Duration
+    private let sleepFor: @Sendable (Duration) async throws -> Void
+
+    /// A clock that reads `base` and sleeps on it; its time starts now, at zero.
+    public init<C: Clock>(_ base: C) where C.Duration == Duration {
+        let start = base.now
+        elapsed = { start.duration(to: base.now) }
+        sleepFor = { try await base.sleep(for: $0) }
+    }
+
+    /// The time since this clock was made.
+    public var now: Instant { Instant(offset: elapsed()) }
+
+    /// One nanosecond.
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Sleeps on the base clock until `deadline`.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await sleepFor(now.duration(to: deadline).clampedForSleeping)
+    }
+}
+
+extension Duration {
+    /// The longest wait any clock is asked for: about 146 years.
+    ///
+    /// A `ContinuousClock` converts a wait to nanoseconds in 64 bits and
+    /// traps past about 292 years ("Not enough bits"), so every wait the
+    /// package sleeps for — a backoff, a timeout, a poll — is clamped here
+    /// first. Nothing a screen waits for comes near it.
+    static var longestSleep: Duration { .nanoseconds(Int64.max / 2) }
+
+    /// This duration, clamped to `0...longestSleep`.
+    var clampedForSleeping: Duration { min(max(self, .zero), .longestSleep) }
+}

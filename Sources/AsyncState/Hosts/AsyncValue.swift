@@ -1,0 +1,472 @@
+import Observation
+
+/// A main-actor, observable loadable value — every layer of ``Loadable``
+/// without writing a reducer: loads, retries, streams, pages, optimistic
+/// edits, freshness and every ``OverlapPolicy``.
+///
+/// Use it on its own or as a property of your own store:
+///
+/// ```swift
+/// @MainActor @Observable
+/// final class ProfileStore {
+///     let profile = AsyncValue<Profile, AnyError>()
+///     func appear() async { await profile.loadIfNeeded { try await api.profile() } }
+/// }
+/// ```
+///
+/// It is the one host of this package: a ``Cache``'s entries and an
+/// ``OperationTracker``'s operations are `AsyncValue`s, so what one offers
+/// they all do, spelled the same. It runs the state on a ``Store`` with the
+/// reducer API a feature would use, so it keeps every promise of
+/// ``Loadable``:
+///
+/// - **Last started wins.** Calling `load` again while one is in flight
+///   supersedes it: the earlier result can never appear, and the earlier
+///   call returns normally once its cancelled work ends.
+/// - **Cancellation is not failure.** Cancelling the calling task, or calling
+///   ``cancel()``, returns to the previous value — never `.error`, never stuck
+///   in loading.
+/// - **A shared load runs while anyone waits for it.** Callers that join a
+///   load (`loadIfNeeded`, or `load(overlap: .join)`) share it with the caller
+///   that started it. Cancelling one caller's task withdraws only that
+///   caller, which returns at once; the load is cancelled when the last caller
+///   leaves — also a load still waiting in a queue, which then never starts.
+///   ``cancel()`` still cancels it for everyone.
+/// - **Three faces.** ``value`` keeps the last value during a reload and after
+///   a failure, so a view shows content (with a banner when ``error`` is set),
+///   a failure face only when there is nothing to show, or a skeleton.
+///
+/// Every read registers an observation dependency, so SwiftUI re-renders when
+/// a load settles.
+@MainActor
+public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Observable {
+    @usableFromInline typealias Feature = AsyncValueFeature<Value, Failure>
+
+    // `load` is `@inlinable`, down to the store's runner, so it is specialized
+    // for `Value` and `Failure` in client code: unspecialized, a load that
+    // answers at once spent a third of its time looking up generic metadata.
+    // These are the properties that path uses.
+    @usableFromInline let _store: Store<Feature.State, Feature.Action>
+    /// The loads that callers wait for, and the one `start` is starting.
+    @usableFromInline let _loads: SharedLoads
+    /// The `embed` of every load this value starts; see `noting(_:)`.
+    @usableFromInline let _loaded: (LoadAction<Value, Failure>) -> Feature.Action
+    /// The last request loaded in the value lane, which ``reload()`` and
+    /// ``invalidate()`` load again.
+    @usableFromInline var _lastRequest: LoadRequest<Value, Failure>?
+    /// The clock this value stamps its loads with and measures age on.
+    @usableFromInline let _clock: LoadClock?
+
+    /// Creates a value that has not loaded yet.
+    ///
+    /// - Parameter clock: stamps every load's result with its time and
+    ///   measures age for ``isStale(maxAge:)`` and `loadIfNeeded(maxAge:)`;
+    ///   without one, every value's age is unknown, so stale.
+    @inlinable
+    public convenience init(clock: (any Clock<Duration>)? = nil) {
+        self.init(Loadable(), clock: clock.map { LoadClock($0) })
+    }
+
+    /// Creates a value that already holds `value`, settled now on `clock`.
+    @inlinable
+    public convenience init(value: Value, clock: (any Clock<Duration>)? = nil) {
+        let clock = clock.map { LoadClock($0) }
+        var loadable = Loadable<Value, Failure>(value: value)
+        if let clock { loadable.setValue(value, at: clock.now) }
+        self.init(loadable, clock: clock)
+    }
+
+    /// Creates a value from `loadable` — a paged list, say:
+    /// `AsyncValue(Loadable(window: 5))`.
+    @inlinable
+    public convenience init(_ loadable: Loadable<Value, Failure>, clock: LoadClock?) {
+        let loads = SharedLoads()
+        self.init(store: Store(initialState: loadable, reducer: Feature()), loads: loads, loaded: Self.noting(loads), clock: clock)
+    }
+
+    @usableFromInline
+    init(
+        store: Store<Feature.State, Feature.Action>, loads: SharedLoads,
+        loaded: @escaping (LoadAction<Value, Failure>) -> Feature.Action, clock: LoadClock?
+    ) {
+        _store = store
+        _loads = loads
+        _loaded = loaded
+        _clock = clock
+        loads._onChange = { [weak self] in self?.runningChanged() }
+    }
+
+    // MARK: What a screen reads
+
+    /// The whole state: every lane and layer.
+    public var loadable: Loadable<Value, Failure> { _store.state }
+
+    /// The current state, as an ``AsyncState/AsyncState``.
+    public var state: AsyncState<Value, Failure> { _store.state.state }
+
+    /// The value to show — also while reloading and after a failure — with
+    /// the pending edits applied.
+    public var value: Value? { _store.state.value }
+
+    /// The failure of the last settled load, or `nil`.
+    public var error: Failure? { _store.state.error }
+
+    /// Whether a load of the value lane is in flight.
+    public var isLoading: Bool { _store.state.isLoading }
+
+    /// Why the load in flight runs — first load, refresh, retry after a
+    /// failure — and which attempt it is on; `nil` when settled.
+    public var activity: LoadActivity<Failure>? { _store.state.activity }
+
+    /// The partial value streamed by the load in flight, or `nil`.
+    public var partialValue: Value? { _store.state.partialValue }
+
+    /// How many loads wait in the queue (``OverlapPolicy/queue``).
+    public var waitingCount: Int { _store.state.queuedIDs.count }
+
+    /// The pending optimistic edits by ID, in start order.
+    public var pendingEdits: KeyedStates<LoadID, AnyEdit<Value>> { _store.state.pendingEdits }
+
+    /// The failure of the last edit whose request failed, until another starts.
+    public var editError: Failure? { _store.state.editError }
+
+    /// Whether a "load more" of a paged list is in flight.
+    public var isLoadingMore: Bool { _store.state.isLoadingMore }
+
+    /// Why the "load more" in flight runs and which attempt it is on.
+    public var moreActivity: LoadActivity<Failure>? { _store.state.moreActivity }
+
+    /// The failure of the latest "load more", until a page loads.
+    public var moreError: Failure? { _store.state.moreError }
+
+    /// Whether a paged list has a page after the last one shown.
+    public var hasMore: Bool { _store.state.hasMore }
+
+    /// Whether the value is stale for `maxAge` now, on the clock this value
+    /// was made with: see ``Loadable/isStale(maxAge:at:)``. Without a clock,
+    /// every value is stale.
+    public func isStale(maxAge: Duration) -> Bool {
+        guard let clock = _clock else { return true }
+        return _store.state.isStale(maxAge: maxAge, at: clock.now)
+    }
+
+    /// Whether the value was invalidated and no load started since succeeded.
+    public var isInvalidated: Bool { _store.state.isInvalidated }
+
+    /// How many loads of this value — of any lane, superseded ones still
+    /// running included — and edits have work running now. An
+    /// ``OperationTracker`` key is active while it is above zero.
+    public var runningCount: Int {
+        _registrar.access(self, keyPath: _runningCountKeyPath)
+        return _loads.runningCount
+    }
+
+    /// Observes every action this value processes, for logs and timelines.
+    public func observeTransitions(
+        _ observer: @escaping @MainActor (Transition<Loadable<Value, Failure>, LoadAction<Value, Failure>?>) -> Void
+    ) {
+        _store.observeTransitions { transition in
+            let load: LoadAction<Value, Failure>? = if case .loaded(let load) = transition.action { load } else { nil }
+            observer(Transition(action: load, state: transition.state, isDropped: transition.isDropped))
+        }
+    }
+
+    // MARK: Loading
+
+    /// Loads with `request` and returns once this load has settled, been
+    /// superseded, or been cancelled — or at once when the calling task is
+    /// cancelled while others still share the load.
+    ///
+    /// ```swift
+    /// await profile.load(LoadRequest(api.user).retry(RetryPolicy(attempts: 3)))
+    /// ```
+    @inlinable
+    public func load(_ request: LoadRequest<Value, Failure>, overlap: OverlapPolicy = .latestWins) async {
+        await run(request, overlap)
+    }
+
+    /// Loads with `operation`, which throws `Failure` itself; see
+    /// ``load(_:overlap:)``.
+    @inlinable
+    public func load(
+        overlap: OverlapPolicy = .latestWins,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) async {
+        await run(LoadRequest(operation), overlap)
+    }
+
+    /// Loads with `operation`, whose untyped errors become ``AnyError``; see
+    /// ``load(_:overlap:)``.
+    @inlinable
+    @_disfavoredOverload
+    public func load(
+        overlap: OverlapPolicy = .latestWins,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) async where Failure == AnyError {
+        await run(LoadRequest(operation), overlap)
+    }
+
+    /// Loads only if the value needs it: joins the load in flight if there
+    /// is one, does nothing after a success that is still fresh, and loads
+    /// otherwise.
+    ///
+    /// Without `maxAge`, a success stays fresh until invalidated — "load
+    /// unless the last load succeeded". With it, a success older than
+    /// `maxAge` on this value's clock is stale (``isStale(maxAge:)``). A
+    /// joined load is shared: cancelling this call's task withdraws only this
+    /// call, which returns at once.
+    @inlinable
+    public func loadIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration? = nil) async {
+        if let inFlight = _store._currentState.inFlightID, !_store._currentState.isOvertaken(inFlight) {
+            _ = await join(inFlight)
+            return
+        }
+        guard _store._currentState.needsLoad(maxAge: maxAge, at: _clock?.now) else { return }
+        await run(request, .latestWins)
+    }
+
+    /// Loads with `operation` only if the value needs it; see ``loadIfNeeded(_:maxAge:)``.
+    @inlinable
+    public func loadIfNeeded(
+        maxAge: Duration? = nil,
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
+    ) async {
+        await loadIfNeeded(LoadRequest(operation), maxAge: maxAge)
+    }
+
+    /// Loads with `operation`, whose untyped errors become ``AnyError``, only
+    /// if the value needs it; see ``loadIfNeeded(_:maxAge:)``.
+    @inlinable
+    @_disfavoredOverload
+    public func loadIfNeeded(
+        maxAge: Duration? = nil,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value
+    ) async where Failure == AnyError {
+        await loadIfNeeded(LoadRequest(operation), maxAge: maxAge)
+    }
+
+    /// Loads the page after the last one of a paged list and appends it; see
+    /// ``Loadable/loadMore(_:_:overlap:)``. Returns once it has settled, or at
+    /// once when it starts nothing.
+    public func loadMore<Element, Cursor>(
+        _ request: @escaping (Cursor) -> LoadRequest<Value, Failure>,
+        overlap: OverlapPolicy = .firstWins
+    ) async where Value == Pages<Element, Cursor> {
+        if let more = _store._currentState.moreID, case .join(let id) = overlap.decision(inFlight: more) {
+            _ = await join(id)
+            return
+        }
+        if let more = _store._currentState.moreID, case .queue(let id) = overlap.decision(inFlight: more) {
+            _ = await join(id)
+            return
+        }
+        let loaded = _loaded
+        _ = await start(.start { $0.loadMore(loaded, request, overlap: overlap) })
+    }
+
+    /// Shows `edit` at once and runs `request`, which makes it on the server;
+    /// see ``Loadable/edit(_:_:_:overlap:)``. Returns the edit's last action —
+    /// `.confirmed(id)`, `.failed(id, failure)` or `.cancelled(id)` — once it
+    /// has settled, or `nil` if `overlap` started nothing.
+    @discardableResult
+    public func edit(
+        _ edit: some Edit<Value>,
+        _ request: LoadRequest<Void, Failure>,
+        overlap: OverlapPolicy? = nil
+    ) async -> EditAction<Value, Failure>? {
+        if let overlap, let newest = _store._currentState.newestPendingEdit, case .join(let id) = overlap.decision(inFlight: newest) {
+            _ = await join(id)
+            return nil
+        }
+        let loaded = _loaded
+        let outcome = EditOutcome<Value, Failure>()
+        let participation = await start(
+            .start { state in
+                state.edit(
+                    { action in
+                        outcome.note(action)
+                        return loaded(action)
+                    }, edit, request, overlap: overlap)
+            })
+        if case .ignored = participation { return nil }
+        return outcome.last
+    }
+
+    /// Repeats the last load of the value lane, superseding one in flight.
+    /// Does nothing if nothing was loaded yet.
+    public func reload() async {
+        guard let request = _lastRequest else { return }
+        await run(request, .latestWins)
+    }
+
+    /// Marks the value stale and, if it was loaded before, reloads it with the
+    /// last request, superseding a load in flight; returns once that reload
+    /// has settled.
+    public func invalidate() async {
+        _store.send(.invalidate)
+        await reload()
+    }
+
+    /// Cancels the load in flight for every caller, returning at once to the
+    /// previous state, with the loads waiting in its queue and the "load more"
+    /// in flight. Does nothing when nothing is in flight. Pending edits go
+    /// on: ``cancel(edit:)`` rolls one back.
+    public func cancel() {
+        _store.send(.cancel)
+    }
+
+    /// Rolls edit `id` back at once and cancels its request.
+    public func cancel(edit id: LoadID) {
+        _store.send(.abandon(id))
+    }
+
+    /// Returns to `.notLoaded`, forgetting the value and cancelling any load.
+    public func reset() {
+        _store.send(.reset)
+    }
+
+    /// Stores a value directly, e.g. after a local edit or from a stream.
+    /// During a load the state stays `.refreshing(value:)`. With a clock, the
+    /// value is as fresh as a load's (TanStack Query's `setQueryData`).
+    public func setValue(_ value: Value) {
+        _store.send(.setValue(value, at: _clock?.now))
+    }
+
+    // MARK: Shared loads
+
+    /// How one call took part in loading.
+    @usableFromInline
+    enum Participation {
+        /// The call started a load and waited for it to end.
+        case started
+        /// The call waited for a load another call started, which carries `context`.
+        case joined(context: AnyObject?)
+        /// The call's task was cancelled and it left before the load ended, or
+        /// the load was cancelled for everyone.
+        case left
+        /// The call started nothing: `.firstWins` with a load in flight, or a
+        /// call made while the value was processing an action.
+        case ignored
+    }
+
+    /// Loads `request` in the value lane under `overlap`: joins the load in
+    /// flight for a `.join`, and otherwise starts, waiting as one of the
+    /// load's callers until it ends or this caller's task is cancelled.
+    @inlinable
+    @discardableResult
+    func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: AnyObject? = nil) async -> Participation {
+        let state = _store._currentState
+        if let inFlight = state.inFlightID,
+            case .join(let id) = overlap.decision(inFlight: inFlight, isOvertaken: state.isOvertaken(inFlight))
+        {
+            return await join(id)
+        }
+        return await start(.load(request, overlap, embed: _loaded), context: context)
+    }
+
+    /// Sends `action`, which starts at most one load, and waits as the first
+    /// caller of the load it started until it ends or this caller leaves.
+    @usableFromInline
+    func start(_ action: Feature.Action, context: AnyObject? = nil) async -> Participation {
+        let load = SharedLoad(context: context)
+        // A new load is running, so it takes its first caller.
+        guard let caller = load.join() else { return .ignored }
+        _loads._starting = load
+        var action = action
+        if case .load(var request, let overlap, let embed) = action {
+            if request._clock == nil { request._clock = _clock }
+            _lastRequest = request
+            action = .load(request, overlap, embed: embed)
+        }
+        _store.send(action)
+        _loads._starting = nil
+        guard load.hasStarted else { return .ignored }
+        // A load whose operation answered without suspending ended inside
+        // `send`: there is nothing to wait for, so no continuation and no
+        // cancellation handler.
+        let ended = if load.hasEnded { true } else { await load.wait(for: caller, abandon: abandoning) }
+        // A load cancelled for everyone (`cancel()`, or superseded) ends this
+        // caller's part as cancelled, whatever its operation last recorded —
+        // for instance a failed attempt before a cancelled retry wait.
+        return ended && !load.wasCancelled ? .started : .left
+    }
+
+    /// Waits as a caller of load `id`, which another call started.
+    @usableFromInline
+    func join(_ id: LoadID) async -> Participation {
+        guard let load = _loads[id], let caller = load.join() else { return .ignored }
+        return await load.wait(for: caller, abandon: abandoning) ? .joined(context: load.context) : .left
+    }
+
+    /// The `embed` of every load this value starts: wraps each load action
+    /// in the feature's action, and tells `loads` of the two that decide who
+    /// waits — the first, which gives the starting load its ID, and the last
+    /// (applied or dropped), which releases the load's callers. Every lane is
+    /// noted: a load, a "load more", a queued load, an edit.
+    ///
+    /// Noting them here rather than in a transition observer is as timely:
+    /// the store makes the first action when it schedules the load and
+    /// processes it before that `send` returns, and the load's work ends the
+    /// load with the last action, which the store processes at once, so a
+    /// caller released here resumes after the state has changed. And it is
+    /// cheaper: an observer is told of every action the value processes. The
+    /// closure holds the table of loads, not the value, so it needs no weak
+    /// reference.
+    @inlinable
+    static func noting(_ loads: SharedLoads) -> (LoadAction<Value, Failure>) -> Feature.Action {
+        { action in
+            loads.note(action.lifecycle)
+            return .loaded(action)
+        }
+    }
+
+    /// Cancels load `id`, which its last caller has left.
+    @inlinable
+    var abandoning: @MainActor @Sendable (LoadID) -> Void {
+        { [weak self] id in self?._store.send(.abandon(id)) }
+    }
+
+    /// How many callers wait for the load in flight — for tests.
+    package var callerCount: Int {
+        guard let id = _store._currentState.inFlightID else { return 0 }
+        return _loads[id]?.shares.count ?? 0
+    }
+
+    /// Forgets the failure of the last settled load, so cancelling a load in
+    /// flight cannot bring it back, and returns the failure that was showing.
+    /// Does nothing, and notifies no observer, when there is none.
+    @discardableResult
+    func clearError() -> Failure? {
+        guard case .error = _store._currentState.settledState else { return nil }
+        let showing = _store._currentState.error
+        _store.send(.clearError)
+        return showing
+    }
+
+    // MARK: Observing running work
+
+    let _registrar = ObservationRegistrar()
+    /// Built once: a generic class's key path is costly to build on every access.
+    private lazy var _runningCountKeyPath: KeyPath<AsyncValue, Int> = \AsyncValue.runningCount
+
+    private func runningChanged() {
+        _registrar.willSet(self, keyPath: _runningCountKeyPath)
+        _registrar.didSet(self, keyPath: _runningCountKeyPath)
+    }
+}
+
+/// Where an edit started by ``AsyncValue/edit(_:_:overlap:)`` leaves its
+/// last action for the caller.
+@MainActor
+final class EditOutcome<Value, Failure: Equatable> {
+    private(set) var last: EditAction<Value, Failure>?
+
+    /// Keeps the edit's action if it is one that ends it.
+    func note(_ action: LoadAction<Value, Failure>) where Value: Equatable {
+        guard case .edit(let edit) = action else { return }
+        switch edit {
+        case .confirmed, .failed, .cancelled: last = edit
+        case .started, .retrying: break
+        }
+    }
+}

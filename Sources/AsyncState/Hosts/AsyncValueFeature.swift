@@ -1,0 +1,86 @@
+/// The reducer behind ``AsyncValue``: a ``Loadable`` driven by the same
+/// reducer API a feature uses — `load`, `loadMore`, `edit`, `reduce` — so
+/// the host has no rule of its own: every overlap decision, gate and layer is
+/// the state's.
+///
+/// Inlinable, like the store's runner, so ``AsyncValue`` builds its store in
+/// client code with this reducer specialized.
+@usableFromInline
+struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer {
+    @usableFromInline typealias State = Loadable<Value, Failure>
+
+    @usableFromInline
+    enum Action {
+        /// Loads with `request` in the value lane, honouring the policy —
+        /// the everyday start, without a closure to build.
+        case load(LoadRequest<Value, Failure>, OverlapPolicy, embed: (LoadAction<Value, Failure>) -> Action)
+        /// Any other start — a "load more", an edit — decided and built from
+        /// the state by the reducer API.
+        case start((inout State) -> Effect<Action>)
+        /// A load's action, routed back to the state.
+        case loaded(LoadAction<Value, Failure>)
+        /// Cancels the load in flight, the loads queued behind it and the
+        /// "load more" in flight.
+        case cancel
+        /// Every caller of load `id` left: cancel it, and if it is the load in
+        /// flight, return to the settled state now, as ``cancel`` does.
+        case abandon(LoadID)
+        case reset
+        case setValue(Value, at: LoadClock.Instant?)
+        case invalidate
+        case clearError
+    }
+
+    @inlinable init() {}
+
+    @inlinable
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .load(let request, let overlap, let embed):
+            return state.load(embed, request, overlap: overlap)
+        case .start(let start):
+            return start(&state)
+        case .loaded(let load):
+            return state.reduce(load)
+        case .cancel:
+            let queued = state.queuedIDs
+            return .merge([.cancel(load: state.cancel()), .cancel(load: state.cancelMore())] + queued.map { .cancel(load: $0) })
+        case .abandon(let id):
+            // A superseded load no longer decides the state; only its work is left to stop.
+            if id == state.inFlightID { _ = state.cancel() }
+            if id == state.moreID { _ = state.cancelMore() }
+            if state.isPending(edit: id) { _ = state.cancel(edit: id) }
+            return .cancel(load: id)
+        case .reset:
+            let queued = state.queuedIDs
+            let more = state.cancelMore()
+            return .merge([.cancel(load: state.reset()), .cancel(load: more)] + queued.map { .cancel(load: $0) })
+        case .setValue(let value, let now):
+            if let now { state.setValue(value, at: now) } else { state.setValue(value) }
+            return .none
+        case .invalidate:
+            state.invalidate()
+            return .none
+        case .clearError:
+            state.clearError()
+            return .none
+        }
+    }
+}
+
+extension Loadable {
+    /// Forgets the failure of the last settled load: the state it settled in
+    /// becomes the last value's `.success`, or `.notLoaded` without one. A
+    /// load in flight goes on, and cancelling it now returns to that state
+    /// instead of the failure.
+    ///
+    /// - Returns: the failure forgotten, or `nil` if the settled state was not
+    ///   a failure (nothing changes then).
+    @inlinable
+    @discardableResult
+    package mutating func clearError() -> Failure? {
+        guard case .failure(let failure) = _settled else { return nil }
+        _settled = _value == nil ? .notLoaded : .success
+        return failure
+    }
+}

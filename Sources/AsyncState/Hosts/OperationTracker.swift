@@ -1,0 +1,251 @@
+import Observation
+
+/// Tracks named concurrent operations — save, delete, record… — each key on
+/// its own, so a view can disable a button while its operation runs.
+///
+/// ```swift
+/// enum ItemOperation: Hashable, Sendable { case fetch, save, delete }
+///
+/// let operations = OperationTracker<ItemOperation, AnyError>()
+/// let saved = await operations.run(.save) { try await api.save(items) }
+/// // saved: .success(…), .failure(…), .cancelled or .ignored
+/// let saving = operations.isActive(.save)         // false again
+/// let failure = operations.error(for: .save)      // the failure, if it failed
+/// let all = operations.errors                     // every key's failure
+/// operations.clearError(for: .save)               // its banner was dismissed
+/// ```
+///
+/// Every key is an ``AsyncValue`` of its own, with its own generations: two
+/// keys run concurrently; starting a key that is already running follows the
+/// ``OverlapPolicy`` (latest wins by default); a key is active while any of
+/// its runs still works — a superseded run that was let finish included —
+/// so a Save button never re-enables mid-save; and a cancelled operation is
+/// not an error. Everything a view reads here — ``isActive(_:)``,
+/// ``activeKeys``, ``error(for:)``, ``errors``, ``hasErrors``,
+/// ``waitingCount(_:)`` — is observable.
+@MainActor
+public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & Equatable>: Observable {
+    /// What a finished operation leaves in its key's state.
+    struct Completion: Equatable, Sendable {}
+
+    private var entries: [Key: AsyncValue<Completion, Failure>] = [:]
+    private let registrar = ObservationRegistrar()
+    /// Built once: a generic class's key path is costly to rebuild on every access.
+    private let entriesKeyPath: KeyPath<OperationTracker, [Key: AsyncValue<Completion, Failure>]>
+
+    /// Creates a tracker with no operation run yet.
+    public init() {
+        entriesKeyPath = \OperationTracker.entries
+    }
+
+    /// How many runs of `key` wait in its queue (``OverlapPolicy/queue``) for
+    /// the run before them to end.
+    public func waitingCount(_ key: Key) -> Int {
+        entry(key)?.waitingCount ?? 0
+    }
+
+    /// Whether an operation `key` is running: any of its runs, also one a
+    /// newer run superseded but let finish.
+    public func isActive(_ key: Key) -> Bool {
+        (entry(key)?.runningCount ?? 0) > 0
+    }
+
+    /// Whether any operation is running.
+    public var isAnyActive: Bool {
+        observedEntries.values.contains { $0.runningCount > 0 }
+    }
+
+    /// The keys whose operations are running.
+    public var activeKeys: Set<Key> {
+        Set(observedEntries.filter { $0.value.runningCount > 0 }.keys)
+    }
+
+    /// The failure of the last run of `key`, until it runs again or the error
+    /// is cleared.
+    public func error(for key: Key) -> Failure? {
+        entry(key)?.error
+    }
+
+    /// The current failure of every key that has one.
+    public var errors: [Key: Failure] {
+        observedEntries.compactMapValues { $0.error }
+    }
+
+    /// Whether any key's last run failed and its error was not cleared.
+    public var hasErrors: Bool {
+        observedEntries.values.contains { $0.error != nil }
+    }
+
+    /// Forgets the failure of `key`, e.g. when its banner is dismissed. A run
+    /// of `key` in flight goes on; if it is then cancelled, the error does not
+    /// come back.
+    ///
+    /// - Returns: the failure that was showing, or `nil` — then nothing
+    ///   changes and no observer is notified, also for a key that never ran.
+    @discardableResult
+    public func clearError(for key: Key) -> Failure? {
+        entries[key]?.clearError()
+    }
+
+    /// Forgets the failure of every key.
+    public func clearErrors() {
+        for entry in entries.values { entry.clearError() }
+    }
+
+    /// Runs `request` as `key` and says how it ended: its value, its
+    /// failure, cancelled, or ignored (see ``OperationResult``).
+    ///
+    /// ```swift
+    /// await operations.run(.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }
+    ///     .retry(RetryPolicy(attempts: 3)), overlap: .queue)
+    /// ```
+    ///
+    /// With ``OverlapPolicy/join`` a run in flight is shared: cancelling this
+    /// call's task withdraws only this call, which returns `.cancelled` at
+    /// once, and the run goes on while any caller still waits for it. Under
+    /// ``OverlapPolicy/queue``, cancelling a waiting call's task withdraws its
+    /// run from the queue at once. With a retry policy the key stays active
+    /// between attempts; ``error(for:)`` holds only the failure that ended the
+    /// run.
+    @discardableResult
+    public func run<Result>(
+        _ key: Key,
+        _ request: LoadRequest<Result, Failure>,
+        overlap: OverlapPolicy = .latestWins
+    ) async -> OperationResult<Result, Failure> {
+        let record = Record()
+        let participation = await makeEntry(key).run(record.recording(request), overlap, context: record)
+        return record.result(for: participation)
+    }
+
+    /// Runs `operation` as `key`; its untyped errors become ``AnyError``. See
+    /// ``run(_:_:overlap:)``.
+    @discardableResult
+    @_disfavoredOverload
+    public func run<Result>(
+        _ key: Key,
+        overlap: OverlapPolicy = .latestWins,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Result
+    ) async -> OperationResult<Result, Failure> where Failure == AnyError {
+        await run(key, LoadRequest(operation), overlap: overlap)
+    }
+
+    /// Cancels the operation `key` for every caller, and the runs of `key`
+    /// waiting in its queue, which never start; they end without an error.
+    /// Does nothing when `key` is neither running nor waiting.
+    public func cancel(_ key: Key) {
+        entries[key]?.cancel()
+    }
+
+    /// Cancels every running operation and every run waiting in a queue.
+    public func cancelAll() {
+        for entry in entries.values { entry.cancel() }
+    }
+
+    private var observedEntries: [Key: AsyncValue<Completion, Failure>] {
+        registrar.access(self, keyPath: entriesKeyPath)
+        return entries
+    }
+
+    private func entry(_ key: Key) -> AsyncValue<Completion, Failure>? {
+        observedEntries[key]
+    }
+
+    private func makeEntry(_ key: Key) -> AsyncValue<Completion, Failure> {
+        if let entry = entries[key] { return entry }
+        let entry = AsyncValue<Completion, Failure>()
+        registrar.withMutation(of: self, keyPath: entriesKeyPath) {
+            entries[key] = entry
+        }
+        return entry
+    }
+
+    /// Where a run leaves its result, for the caller that started it and for
+    /// callers that join it. The value is kept as `Any` because each call
+    /// chooses its own result type.
+    @MainActor
+    final class Record {
+        private(set) var outcome: OperationResult<Any, Failure>?
+
+        /// The operation returned; a cancelled run's value is not its result.
+        func finish(_ value: Any) {
+            outcome = Task.isCancelled ? .cancelled : .success(value)
+        }
+
+        /// The operation failed; after cancellation that is not a failure.
+        func fail(_ failure: Failure) {
+            outcome = Task.isCancelled ? .cancelled : .failure(failure)
+        }
+
+        func cancel() {
+            outcome = .cancelled
+        }
+
+        /// `request`, recording how each attempt ends here and leaving only
+        /// "it finished" in the key's state.
+        func recording<Result>(_ request: LoadRequest<Result, Failure>) -> LoadRequest<Completion, Failure> {
+            var recorded: LoadRequest<Completion, Failure>
+            switch request._source {
+            case .operation(let operation):
+                recorded = LoadRequest<Completion, Failure> { () async throws(Failure) in
+                    do throws(Failure) {
+                        self.finish(try await operation())
+                    } catch {
+                        self.fail(error)
+                        throw error
+                    }
+                    return Completion()
+                }
+            case .untyped(let operation, let mapError):
+                recorded = LoadRequest<Completion, Failure>(
+                    .untyped(
+                        {
+                            do {
+                                self.finish(try await operation())
+                            } catch {
+                                if error is CancellationError { self.cancel() } else { self.fail(mapError(error)) }
+                                throw error
+                            }
+                            return Completion()
+                        }, mapError))
+            case .stream(let attempt, let mode):
+                recorded = LoadRequest<Completion, Failure>(
+                    .stream(
+                        { _, _ in
+                            switch await attempt(nil, { _ in }) {
+                            case .value(let value):
+                                self.finish(value)
+                                return .value(Completion())
+                            case .failure(let failure):
+                                self.fail(failure)
+                                return .failure(failure)
+                            case .cancelled:
+                                self.cancel()
+                                return .cancelled
+                            }
+                        }, mode))
+            }
+            recorded._retry = request._retry
+            recorded._timeout = request._timeout
+            return recorded
+        }
+
+        /// What the caller that took part in loading as `participation` gets.
+        func result<Result>(for participation: AsyncValue<Completion, Failure>.Participation) -> OperationResult<Result, Failure> {
+            let outcome: OperationResult<Any, Failure>?
+            switch participation {
+            case .started: outcome = self.outcome
+            case .joined(let context): outcome = (context as? Record)?.outcome
+            case .left: return .cancelled
+            case .ignored: return .ignored
+            }
+            switch outcome {
+            case .success(let value)?: return (value as? Result).map { .success($0) } ?? .ignored
+            case .failure(let failure)?: return .failure(failure)
+            case .ignored?: return .ignored
+            case .cancelled?, nil: return .cancelled
+            }
+        }
+    }
+}
+

@@ -1,0 +1,144 @@
+// The more lane of a paged list: a `Loadable` whose value is `Pages` loads
+// its first page and every refresh in the value lane, which replaces every
+// page, and each "load more" in the more lane, which appends one. Both lanes
+// are generation-gated; every other layer — freshness, edits, retries,
+// timeouts, overlap — works on the list as on any value.
+
+extension Loadable {
+    /// An empty paged list, before its first page.
+    ///
+    /// - Parameter window: keep at most this many pages, letting the oldest
+    ///   go as new ones are appended; `nil` keeps every page. A window below
+    ///   one page keeps one.
+    @inlinable
+    public init<Element, Cursor>(window: Int?) where Value == Pages<Element, Cursor> {
+        self.init()
+        if let window { withLayers { $0._window = max(window, 1) } }
+    }
+
+    /// The most pages a paged list keeps, or `nil` for no limit.
+    @inlinable
+    public var window: Int? { _layers?._contents._window }
+
+    /// Whether a "load more" is in flight — a spinner in the last row.
+    @inlinable
+    public var isLoadingMore: Bool { _layers?._contents._more._inFlight != nil }
+
+    /// What the "load more" in flight asked for, or `nil`.
+    @inlinable
+    public var loadingMore: PageRequest? { _layers?._contents._more._inFlight?.request }
+
+    /// The ID of the "load more" in flight, or `nil`.
+    @inlinable
+    public var moreID: LoadID? { _layers?._contents._more._inFlight?.id }
+
+    /// Why the "load more" in flight runs and which attempt it is on — "retrying
+    /// this page (2 of 3)" — or `nil`.
+    @inlinable
+    public var moreActivity: LoadActivity<Failure>? { _layers?._contents._more._activity }
+
+    /// The failure of the latest "load more", until a page loads or the list
+    /// is replaced — a retry row. The list's own failure is ``error``.
+    @inlinable
+    public var moreError: Failure? { _layers?._contents._more._error }
+
+    /// Whether a paged list has a page after the last one shown. `false`
+    /// before the first page, and for a value that is not ``Pages``.
+    @inlinable
+    public var hasMore: Bool {
+        guard let appending = Value.self as? any PageAppending.Type, let value = _value else { return false }
+        return withUnsafePointer(to: value) { appending.nextPage(of: $0) } != nil
+    }
+
+    /// The request a "load more" would make now, or `nil` when it would start
+    /// nothing: before the first page, at the end, while the list loads, or
+    /// while a "load more" is in flight.
+    @inlinable
+    public var nextRequest: PageRequest? {
+        guard _inFlightID == nil, !isLoadingMore, let appending = Value.self as? any PageAppending.Type,
+            let value = _value, let page = withUnsafePointer(to: value, { appending.nextPage(of: $0) })
+        else { return nil }
+        return PageRequest(page: page, list: _newestID)
+    }
+
+    /// Abandons the "load more" in flight at once, back to the pages shown.
+    ///
+    /// - Returns: its ID, so a reducer can cancel its work with ``Effect/cancel(load:)``.
+    @inlinable
+    @discardableResult
+    public mutating func cancelMore() -> LoadID? {
+        guard let id = moreID else { return nil }
+        _ = applyMore(loadingMore!, .cancelled(id))
+        return id
+    }
+
+    /// Applies an action of the more lane:
+    ///
+    /// | what happens | outcome |
+    /// |---|---|
+    /// | a "load more" starts for ``nextRequest`` | in flight; ``moreActivity`` says why |
+    /// | it starts for another request — a page of a list replaced since, a second one for the same page, before the first page, at the end, while the list loads | dropped |
+    /// | its page arrives | appended; the oldest pages go past the ``window``; edits confirmed meanwhile are applied again |
+    /// | it fails | every page stays; the failure is ``moreError``, apart from the list's ``error`` |
+    /// | it is cancelled, or a refresh supersedes it | back to the pages shown before |
+    /// | anything for a value that is not ``Pages`` | dropped |
+    @inlinable
+    @inline(never)
+    mutating func applyMore(_ request: PageRequest, _ action: LoadAction<Value, Failure>) -> LoadDisposition {
+        guard let appending = Value.self as? any PageAppending.Type else { return .dropped }
+        if case .started(let id) = action {
+            if let newest = _layers?._contents._more._newestID, id <= newest { return .dropped }
+            guard request == nextRequest else { return .dropped }
+            withLayers { layers in
+                let failure = layers._more._error
+                layers._more._inFlight = MoreLane.InFlight(id: id, request: request)
+                layers._more._newestID = id
+                layers._more._activity = LoadActivity(
+                    reason: failure == nil ? .nextPage : .retryAfterFailure, attempt: 1, attempts: nil, wait: nil,
+                    lastFailure: failure)
+            }
+            return .applied
+        }
+        guard let inFlight = _layers?._contents._more._inFlight, inFlight.id == action.id, inFlight.request == request else {
+            return .dropped
+        }
+        switch action {
+        case .finished(_, let page), .at(_, .finished(_, let page)):
+            let window = _layers?._contents._window
+            withUnsafePointer(to: page) { page in
+                withUnsafeMutablePointer(to: &_value!) { appending.append(page, to: $0, window: window) }
+            }
+            if let edits = _layers?._contents._edits, !edits._unreflected.isEmpty {
+                _value = edits.reapplyingConfirmed(to: _value!)
+            }
+            endMore(failure: nil)
+        case .failed(_, let failure), .at(_, .failed(_, let failure)):
+            endMore(failure: failure)
+        case .cancelled, .at(_, .cancelled):
+            let failure = moreError
+            endMore(failure: failure)
+        case .retrying(_, let retry), .at(_, .retrying(_, let retry)):
+            withLayers { $0._more._activity = $0._more._activity?.retrying(retry) }
+        case .planned(_, let attempts), .at(_, .planned(_, let attempts)):
+            withLayers { $0._more._activity = $0._more._activity?.planning(attempts) }
+        default:
+            // Pages arrive whole: a partial page is never shown. Nothing
+            // else belongs in the more lane.
+            return .dropped
+        }
+        return .applied
+    }
+
+    /// The "load more" in flight ended, leaving `failure` as ``moreError``.
+    @inlinable
+    mutating func endMore(failure: Failure?) {
+        let valueLaneInFlight = _inFlightID != nil
+        let base = _partial ?? _value
+        withLayers { layers in
+            layers._more.end()
+            layers._more._error = failure
+            if !valueLaneInFlight { layers._edits.lanesSettled() }
+            if layers._edits.isShowing { layers._edits.show(on: base) }
+        }
+    }
+}

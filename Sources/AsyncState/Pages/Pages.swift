@@ -1,0 +1,192 @@
+/// A list loaded page by page: its elements in order, where each page ends,
+/// and the cursor of the page after the last one.
+///
+/// `Pages` is the value of a paged ``Loadable``: the first page (or a
+/// refresh) loads a whole `Pages` into the loadable's value lane, and each
+/// "load more" loads one more page into its more lane, appended here
+/// (``Loadable/loadMore(_:_:overlap:)``). A page as a load returns it is a
+/// `Pages` too, of one page:
+///
+/// ```swift
+/// func posts(after cursor: Int?) async throws(FeedError) -> Pages<Post, Int> {
+///     let response = try await api.posts(page: cursor ?? 1)
+///     return Pages(response.posts, next: response.nextPage)   // nil: the last page
+/// }
+/// ```
+///
+/// It is a collection of its elements, so rows bind to it directly and an
+/// ``Edit`` changes it like an array: `posts[index].isLiked = true`.
+/// Inserting or removing elements keeps the page boundaries: an element
+/// inserted goes into the page it is inserted in.
+public struct Pages<Element, Cursor> {
+    @usableFromInline var _elements: [Element]
+    /// The end offset in `_elements` of each page kept, in order.
+    @usableFromInline var _pageEnds: [Int]
+    /// The number of the first page kept, counting from 1: above 1 once a
+    /// window has let older pages go.
+    @usableFromInline var _firstPage: Int
+    /// Where the page after the last one starts, or `nil` at the end.
+    public var next: Cursor?
+
+    /// One page of `elements`, followed by the page at `next` (`nil`: the end).
+    @inlinable
+    public init(_ elements: [Element], next: Cursor?) {
+        _elements = elements
+        _pageEnds = [elements.count]
+        _firstPage = 1
+        self.next = next
+    }
+
+    /// The elements of every page kept, in order.
+    @inlinable
+    public var elements: [Element] { _elements }
+
+    /// How many pages are kept.
+    @inlinable
+    public var pageCount: Int { _pageEnds.count }
+
+    /// Whether there is a page after the last one.
+    @inlinable
+    public var hasMore: Bool { next != nil }
+
+    /// The number of the page a "load more" would load now, counting from 1.
+    @inlinable
+    public var nextPage: Int { _firstPage + _pageEnds.count }
+
+    /// Appends `page`'s pages and takes its cursor, in O(page), then lets the
+    /// oldest pages go while more than `window` are kept.
+    @inlinable
+    public mutating func append(_ page: Pages, window: Int? = nil) {
+        let offset = _elements.count
+        _elements.append(contentsOf: page._elements)
+        for end in page._pageEnds { _pageEnds.append(offset + end) }
+        next = page.next
+        if let window, _pageEnds.count > Swift.max(window, 1) { trim(to: Swift.max(window, 1)) }
+    }
+
+    /// Keeps the newest `window` pages. Costs O(window): the kept elements
+    /// move to the front, which a window exists to keep small.
+    @usableFromInline
+    mutating func trim(to window: Int) {
+        let dropped = _pageEnds.count - window
+        let removed = _pageEnds[dropped - 1]
+        _elements.removeFirst(removed)
+        _pageEnds.removeFirst(dropped)
+        for index in _pageEnds.indices { _pageEnds[index] -= removed }
+        _firstPage += dropped
+    }
+}
+
+extension Pages: RandomAccessCollection, MutableCollection {
+    @inlinable
+    public var startIndex: Int { _elements.startIndex }
+
+    @inlinable
+    public var endIndex: Int { _elements.endIndex }
+
+    /// The element at `position`.
+    @inlinable
+    public subscript(position: Int) -> Element {
+        get { _elements[position] }
+        set { _elements[position] = newValue }
+        _modify { yield &_elements[position] }
+    }
+}
+
+extension Pages: RangeReplaceableCollection {
+    /// No pages, and no page after them.
+    @inlinable
+    public init() {
+        _elements = []
+        _pageEnds = []
+        _firstPage = 1
+        next = nil
+    }
+
+    /// Replaces the elements in `subrange`, keeping page boundaries: a page
+    /// boundary inside the range moves to where the replaced elements end,
+    /// and one after it shifts by the change in count.
+    @inlinable
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
+        let inserted = newElements.count
+        let change = inserted - subrange.count
+        _elements.replaceSubrange(subrange, with: newElements)
+        if _pageEnds.isEmpty {
+            if !_elements.isEmpty { _pageEnds = [_elements.count] }
+            return
+        }
+        for index in _pageEnds.indices {
+            let end = _pageEnds[index]
+            if end >= subrange.upperBound {
+                _pageEnds[index] = end + change
+            } else if end > subrange.lowerBound {
+                _pageEnds[index] = subrange.lowerBound + Swift.min(inserted, end - subrange.lowerBound)
+            }
+        }
+        // The last page always ends with the list.
+        _pageEnds[_pageEnds.count - 1] = _elements.count
+    }
+}
+
+extension Pages: Equatable where Element: Equatable, Cursor: Equatable {
+    /// Equal when the elements, the page boundaries and the next cursor are.
+    @inlinable
+    public static func == (lhs: Pages, rhs: Pages) -> Bool {
+        lhs._elements == rhs._elements && lhs._pageEnds == rhs._pageEnds && lhs._firstPage == rhs._firstPage
+            && lhs.next == rhs.next
+    }
+}
+
+extension Pages: Hashable where Element: Hashable, Cursor: Hashable {
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(_elements)
+        hasher.combine(_pageEnds)
+        hasher.combine(_firstPage)
+        hasher.combine(next)
+    }
+}
+
+extension Pages: Sendable where Element: Sendable, Cursor: Sendable {}
+
+extension Pages: CustomStringConvertible {
+    /// A short form, e.g. `40 elements in 2 pages, more at 3`.
+    public var description: String {
+        let more = next.map { ", more at \(describeValue($0))" } ?? ", end"
+        return "\(_elements.count) elements in \(pageCount) page\(pageCount == 1 ? "" : "s")" + more
+    }
+}
+
+extension Pages: CustomReflectable {
+    /// The elements and the cursor, for dumps and snapshots.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["elements": _elements as Any, "pageCount": pageCount as Any, "next": next as Any], displayStyle: .struct)
+    }
+}
+
+/// What a paged ``Loadable`` needs of its value without knowing its element
+/// and cursor types: where the next page starts, and appending one. Only
+/// ``Pages`` conforms. Static, over raw pointers to a value of the
+/// conforming type, so generic code calls it without boxing a `Pages` in an
+/// existential (a heap allocation for a value of its size).
+@usableFromInline
+protocol PageAppending {
+    /// The number of the page a "load more" of `pages` would load, or `nil`
+    /// at the end of the list.
+    static func nextPage(of pages: UnsafeRawPointer) -> Int?
+    /// Appends `page` to `pages`, keeping at most `window` pages.
+    static func append(_ page: UnsafeRawPointer, to pages: UnsafeMutableRawPointer, window: Int?)
+}
+
+extension Pages: PageAppending {
+    @usableFromInline
+    static func nextPage(of pages: UnsafeRawPointer) -> Int? {
+        let pages = pages.assumingMemoryBound(to: Pages.self)
+        return pages.pointee.hasMore ? pages.pointee.nextPage : nil
+    }
+
+    @usableFromInline
+    static func append(_ page: UnsafeRawPointer, to pages: UnsafeMutableRawPointer, window: Int?) {
+        pages.assumingMemoryBound(to: Pages.self).pointee.append(page.assumingMemoryBound(to: Pages.self).pointee, window: window)
+    }
+}
