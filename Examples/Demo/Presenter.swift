@@ -23,17 +23,40 @@ struct LoadEvent {
     /// What the load is for, when a feature has several (`save`, `delete`).
     var label: String?
 
-    init<Value, Failure>(_ action: LoadAction<Value, Failure>, label: String? = nil) {
-        id = action.id
+    init(kind: Kind, id: LoadID, label: String?) {
+        self.id = id
+        self.kind = kind
         self.label = label
-        kind =
-            switch action {
-            case .started: .started
-            case .finished: .finished
-            case .failed: .failed
-            case .cancelled: .cancelled
-            case .retrying(_, let retry): .retrying(wait: retry.wait)
-            case .progress: .progress
+    }
+
+    /// The event of `action` in its lane — the value lane, a "load more" or
+    /// an edit — or `nil` for an action no lane shows (a retry plan).
+    init?<Value, Failure>(_ action: LoadAction<Value, Failure>, label: String? = nil) {
+        let kind: Kind
+        switch action {
+        case .started, .queued: kind = .started
+        case .finished: kind = .finished
+        case .failed: kind = .failed
+        case .cancelled: kind = .cancelled
+        case .retrying(_, let retry): kind = .retrying(wait: retry.wait)
+        case .progress: kind = .progress
+        case .planned: return nil
+        case .at(_, let action):
+            self.init(action, label: label)
+            return
+        case .more(let request, let action):
+            self.init(action, label: [label, "page \(request.page)"].compactMap { $0 }.joined(separator: " "))
+            return
+        case .edit(let edit):
+            switch edit {
+            case .started(_, let change): self.init(kind: .started, id: edit.id, label: change.description)
+            case .confirmed: self.init(kind: .finished, id: edit.id, label: label)
+            case .failed: self.init(kind: .failed, id: edit.id, label: label)
+            case .cancelled: self.init(kind: .cancelled, id: edit.id, label: label)
+            case .retrying(_, let retry): self.init(kind: .retrying(wait: retry.wait), id: edit.id, label: label)
             }
+            return
+        }
+        self.init(kind: kind, id: action.id, label: label)
     }
 }

@@ -41,11 +41,9 @@ extension Presenter where State == PagesFeature.State, Action == PagesFeature.Ac
     static let pages = Presenter(
         state: { $0.face },
         load: { action in
-            switch action {
-            case .feed(.list(let load)): LoadEvent(load, label: "list")
-            case .feed(.more(let request, let load)): LoadEvent(load, label: "p\(request.cursor) \(request.generation)")
-            default: nil
-            }
+            guard case .feed(let load) = action else { return nil }
+            if case .more = load { return LoadEvent(load) }
+            return LoadEvent(load, label: "list")
         }
     )
 }
@@ -54,15 +52,13 @@ extension Presenter where State == OptimisticFeature.State, Action == Optimistic
     static let optimistic = Presenter(
         state: { $0.face },
         action: { action in
-            if case .posts(.load(.finished(let id, let posts))) = action { return "posts(load(finished(\(id), \(posts.count) posts)))" }
+            if case .posts(.finished(let id, let posts)) = action { return "posts(finished(\(id), \(posts.count) posts))" }
             return String(describing: action)
         },
         load: { action in
-            switch action {
-            case .posts(.load(let load)): LoadEvent(load, label: "load")
-            case .posts(.mutation(let edit, let load)): LoadEvent(load, label: edit.description)
-            default: nil
-            }
+            guard case .posts(let load) = action else { return nil }
+            if case .edit = load { return LoadEvent(load) }
+            return LoadEvent(load, label: "load")
         }
     )
 }

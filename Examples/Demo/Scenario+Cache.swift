@@ -51,7 +51,7 @@ extension Presenter where State == CacheScreensFeature<TestClock>.State, Action 
             }
         },
         load: { action in
-            if case .users(.entry(let key, .load(let load, _))) = action { LoadEvent(load, label: "user \(key)") } else { nil }
+            if case .users(.entry(let key, let load)) = action { LoadEvent(load, label: "user \(key)") } else { nil }
         }
     )
 }

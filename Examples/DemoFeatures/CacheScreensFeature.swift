@@ -6,7 +6,7 @@ import AsyncState
 /// during a load is followed by a fresh load, a stale user reloads when the
 /// app becomes active, and an unused entry is collected.
 public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duration {
-    public typealias Users = CacheReducer<Int, String, DemoAPI.Failure, C>
+    public typealias Users = CacheReducer<Int, String, DemoAPI.Failure>
 
     /// A screen that shows one user.
     public enum Screen: String, CaseIterable, Sendable {
@@ -31,7 +31,7 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
         case users(Users.Action)
     }
 
-    let clock: C
+    let clock: LoadClock
     let users: Users
     let becameActive: @Sendable () -> any AsyncSequence<Void, Never> & Sendable
 
@@ -42,11 +42,12 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
         api: DemoAPI, clock: C, staleAfter: Duration, collectAfter: Duration,
         becameActive: @escaping @Sendable () -> any AsyncSequence<Void, Never> & Sendable
     ) {
+        let clock = LoadClock(clock)
         self.clock = clock
         self.becameActive = becameActive
         let revisions = Revisions()
-        users = Users(clock: clock, staleAfter: staleAfter, collectAfter: collectAfter) { id throws(DemoAPI.Failure) in
-            try await api.user(id, revision: revisions.next(id))
+        users = Users(clock: clock, staleAfter: staleAfter, collectAfter: collectAfter) { id in
+            LoadRequest { () async throws(DemoAPI.Failure) in try await api.user(id, revision: revisions.next(id)) }
         }
     }
 
@@ -61,7 +62,7 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
             guard let user = state.open.removeValue(forKey: screen) else { return .none }
             return reduce(into: &state, action: .users(.unsubscribe(user)))
         case .serverChanged(let user):
-            return reduce(into: &state, action: .users(.entry(user, .invalidate)))
+            return reduce(into: &state, action: .users(.invalidate(user)))
         case .pulledToRefresh(let user):
             return reduce(into: &state, action: .users(.refetch(user)))
         case .watchLifecycle:

@@ -24,10 +24,10 @@ public struct CatalogFeature: Reducer {
         case .search(let query):
             state.query = query
             let api = api
-            return state.results.load(
-                Action.results, overlap: .latestWins(cancellingEarlier: false), stream: { api.catalogPages(query) },
-                mode: .startEmpty, initial: [], mapError: { $0 as? DemoAPI.Failure ?? .serverError }
+            let pages = LoadRequest(
+                stream: { api.catalogPages(query) }, mode: .startEmpty, initial: [], mapError: { $0 as? DemoAPI.Failure ?? .serverError }
             ) { results, page in results.append(contentsOf: page) }
+            return state.results.load(Action.results, pages, overlap: .latestWins(cancellingEarlier: false))
         case .results(let load):
             return state.results.reduce(load)
         }

@@ -38,9 +38,11 @@ public struct FeedFeature: Reducer {
         case .appeared, .pulledToRefresh:
             state.version += 1
             let api = api, version = state.version
-            return .load(Action.posts) { () async throws(DemoAPI.Failure) in
-                try await api.feed(version: version)
-            }
+            return state.posts.load(
+                Action.posts,
+                LoadRequest { () async throws(DemoAPI.Failure) in
+                    try await api.feed(version: version)
+                })
         case .posts(let load):
             return state.posts.reduce(load)
         }

@@ -50,9 +50,8 @@ public struct InboxFeature: Reducer {
         case .appeared, .reloadTapped:
             state.visits += 1
             let api = api, visit = state.visits
-            return state.messages.load(Action.messages, overlap: .latestWins, retry: retry) { () async throws(DemoAPI.Failure) in
-                try await api.inbox(visit: visit)
-            }
+            let request = LoadRequest { () async throws(DemoAPI.Failure) in try await api.inbox(visit: visit) }
+            return state.messages.load(Action.messages, request.retry(retry))
         case .cancelTapped:
             return .cancel(load: state.messages.cancel())
         case .messages(let load):

@@ -1,10 +1,10 @@
 import AsyncState
 import AsyncStateControls
 
-/// A list of posts with likes and renames shown at once: each mutation's edit
-/// is pending on top of the confirmed posts until the server answers; a
-/// failure rolls back only its own edit, and a refresh that lands in between
-/// keeps every pending edit.
+/// A list of posts with likes and renames shown at once: each edit is pending
+/// on top of the confirmed posts until the server answers; a failure rolls
+/// back only its own edit, and a refresh that lands in between keeps every
+/// pending edit.
 public struct OptimisticFeature: Reducer {
     public struct Post: Equatable, Sendable, CustomStringConvertible {
         public var id: Int
@@ -40,17 +40,17 @@ public struct OptimisticFeature: Reducer {
     }
 
     public struct State: Equatable, Sendable {
-        public var posts = Optimistic<PostEdit, DemoAPI.Failure>()
+        public var posts = Loadable<[Post], DemoAPI.Failure>()
         public init() {}
 
         /// What the screen shows: the posts with pending edits, and an error banner.
         public var face: String {
-            guard let shown = posts.value else { return posts.confirmed.isLoading ? "skeleton (loading)" : "skeleton" }
-            var text = (posts.confirmed.isLoading ? "⟳ " : "") + shown.map(\.description).joined(separator: " · ")
-            if !self.posts.pending.isEmpty {
-                text += " | pending: " + self.posts.pending.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            guard let shown = posts.value else { return posts.isLoading ? "skeleton (loading)" : "skeleton" }
+            var text = (posts.isLoading ? "⟳ " : "") + shown.map(\.description).joined(separator: " · ")
+            if !self.posts.pendingEdits.isEmpty {
+                text += " | pending: " + self.posts.pendingEdits.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             }
-            if let error = self.posts.mutationError { text += " [banner: \(error)]" }
+            if let error = self.posts.editError { text += " [banner: \(error)]" }
             return text
         }
     }
@@ -60,7 +60,7 @@ public struct OptimisticFeature: Reducer {
         case pulledToRefresh
         case likeTapped(Int)
         case renamed(Int, String)
-        case posts(EditAction<PostEdit, DemoAPI.Failure>)
+        case posts(LoadAction<[Post], DemoAPI.Failure>)
     }
 
     let server: PostsServer
@@ -73,13 +73,14 @@ public struct OptimisticFeature: Reducer {
         let server = server
         switch action {
         case .appeared, .pulledToRefresh:
-            return state.posts.load(Action.posts) { () async throws(DemoAPI.Failure) in try await server.posts() }
+            return state.posts.load(Action.posts, LoadRequest { () async throws(DemoAPI.Failure) in try await server.posts() })
         case .likeTapped(let id):
-            return state.posts.mutate(Action.posts, .like(id)) { () async throws(DemoAPI.Failure) in try await server.apply(.like(id)) }
+            return state.posts.edit(
+                Action.posts, PostEdit.like(id), LoadRequest { () async throws(DemoAPI.Failure) in try await server.apply(.like(id)) })
         case .renamed(let id, let title):
-            return state.posts.mutate(Action.posts, .rename(id, title)) { () async throws(DemoAPI.Failure) in
-                try await server.apply(.rename(id, title))
-            }
+            return state.posts.edit(
+                Action.posts, PostEdit.rename(id, title),
+                LoadRequest { () async throws(DemoAPI.Failure) in try await server.apply(.rename(id, title)) })
         case .posts(let action):
             return state.posts.reduce(action)
         }
@@ -87,7 +88,7 @@ public struct OptimisticFeature: Reducer {
 }
 
 /// The pretend server of ``OptimisticFeature``: it keeps the posts, applies
-/// a mutation when it answers, and answers a fetch with the posts as they
+/// an edit when it answers, and answers a fetch with the posts as they
 /// were when the request arrived — so a refresh can miss a like that lands
 /// while it travels.
 @MainActor
@@ -108,7 +109,7 @@ public final class PostsServer: Sendable {
     }
 
     func apply(_ edit: OptimisticFeature.PostEdit) async throws(DemoAPI.Failure) {
-        try await respond(to: "mutation")
+        try await respond(to: "edit")
         _ = edit.apply(to: &posts)
     }
 

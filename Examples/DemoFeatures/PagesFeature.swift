@@ -6,7 +6,7 @@ import AsyncStateControls
 /// flight, whose page is dropped; a failed "load more" keeps the list and
 /// shows a retry row.
 public struct PagesFeature: Reducer {
-    public typealias Feed = PagedLoadable<String, Int, DemoAPI.Failure>
+    public typealias Feed = Loadable<Pages<String, Int>, DemoAPI.Failure>
 
     public struct State: Equatable, Sendable {
         public var feed = Feed()
@@ -16,19 +16,19 @@ public struct PagesFeature: Reducer {
 
         /// What the screen shows, from top to bottom.
         public var face: String {
-            guard feed.hasLoaded else {
-                return feed.listError.map { "failure face: \($0)" } ?? (feed.isLoadingList ? "skeleton (loading)" : "skeleton")
+            guard let pages = feed.value else {
+                return feed.error.map { "failure face: \($0)" } ?? (feed.isLoading ? "skeleton (loading)" : "skeleton")
             }
-            var rows = feed.elements.isEmpty ? "no rows" : "rows \(feed.elements.first!)…\(feed.elements.last!) (\(feed.elements.count))"
-            if feed.isLoadingList { rows = "⟳ " + rows }
-            if let error = feed.listError { rows += " [banner: \(error)]" }
+            var rows = pages.isEmpty ? "no rows" : "rows \(pages.first!)…\(pages.last!) (\(pages.count))"
+            if feed.isLoading { rows = "⟳ " + rows }
+            if let error = feed.error { rows += " [banner: \(error)]" }
             let bottom =
-                if feed.isLoadingMore { "loading-more row" } else if let error = feed.pageError {
+                if feed.isLoadingMore { "loading-more row" } else if let error = feed.moreError {
                     "retry row (\(error))"
-                } else if feed.hasMore {
-                    "more at page \(feed.nextCursor!)"
+                } else if let next = pages.next {
+                    "more at page \(next)"
                 } else { "end of list" }
-            return "\(feed.generation) · \(rows) · \(bottom)"
+            return "\(pages.pageCount) page\(pages.pageCount == 1 ? "" : "s") · \(rows) · \(bottom)"
         }
     }
 
@@ -37,7 +37,7 @@ public struct PagesFeature: Reducer {
         case pulledToRefresh
         case lastRowAppeared
         case retryTapped
-        case feed(PageAction<String, Int, DemoAPI.Failure>)
+        case feed(LoadAction<Pages<String, Int>, DemoAPI.Failure>)
     }
 
     let server: PagesServer
@@ -50,19 +50,22 @@ public struct PagesFeature: Reducer {
         switch action {
         case .appeared, .pulledToRefresh:
             state.version += 1
-            let server = server, version = state.version
-            return state.feed.refresh(Action.feed) { () async throws(DemoAPI.Failure) in
-                try await server.page(version: version, at: 1)
-            }
+            return state.feed.load(Action.feed, page(version: state.version)(nil))
         case .lastRowAppeared, .retryTapped:
             // Safe to send every time the last row appears: it starts nothing
             // while a page is loading, during a refresh, or at the end.
-            let server = server, version = state.version
-            return state.feed.loadMore(Action.feed) { page async throws(DemoAPI.Failure) in
-                try await server.page(version: version, at: page)
-            }
+            return state.feed.loadMore(Action.feed, page(version: state.version))
         case .feed(let action):
             return state.feed.reduce(action)
+        }
+    }
+
+    /// The request for the page at a cursor (`nil`: the first page) of the
+    /// list's version `version` — one function for the first page and the next.
+    func page(version: Int) -> (Int?) -> LoadRequest<Pages<String, Int>, DemoAPI.Failure> {
+        let server = server
+        return { cursor in
+            LoadRequest { () async throws(DemoAPI.Failure) in try await server.page(version: version, at: cursor ?? 1) }
         }
     }
 }
@@ -75,7 +78,7 @@ struct PagesServer: Sendable {
     static let pageCount = 4
 
     @MainActor
-    func page(version: Int, at number: Int) async throws(DemoAPI.Failure) -> Page<String, Int> {
+    func page(version: Int, at number: Int) async throws(DemoAPI.Failure) -> Pages<String, Int> {
         let plan = network.plan(for: "page")
         do {
             try await clock.sleep(for: plan.latency)
@@ -84,6 +87,6 @@ struct PagesServer: Sendable {
         }
         if let failure = plan.failure { throw failure }
         let rows = (1...3).map { "\(version).\((number - 1) * 3 + $0)" }
-        return Page(rows, next: number < Self.pageCount ? number + 1 : nil)
+        return Pages(rows, next: number < Self.pageCount ? number + 1 : nil)
     }
 }

@@ -26,9 +26,11 @@ public struct ProfileFeature: Reducer {
         case .appeared, .reloadTapped:
             state.visits += 1
             let api = api, visit = state.visits
-            return .load(Action.profile) { () async throws(DemoAPI.Failure) in
-                try await api.profile(visit: visit)
-            }
+            return state.profile.load(
+                Action.profile,
+                LoadRequest { () async throws(DemoAPI.Failure) in
+                    try await api.profile(visit: visit)
+                })
         case .cancelTapped:
             return .cancel(load: state.profile.cancel())
         case .profile(let load):

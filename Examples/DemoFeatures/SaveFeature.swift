@@ -48,13 +48,13 @@ public struct SaveFeature: Reducer {
             // First wins: a double tap while saving starts nothing. The save
             // writes the revision its start creates (see `.started` below).
             let api = api, revision = state.revision + 1
-            return state.operations[.save, default: Loadable()].load({ .operation(.save, $0) }, overlap: .firstWins) {
-                () async throws(DemoAPI.Failure) in try await api.save(revision)
-            }
+            return state.operations[.save, default: Loadable()].load(
+                { .operation(.save, $0) }, LoadRequest { () async throws(DemoAPI.Failure) in try await api.save(revision) },
+                overlap: .firstWins)
         case .deleteTapped:
             let api = api
             return state.operations[.delete, default: Loadable()].load(
-                { .operation(.delete, $0) }, overlap: .firstWins, operation: api.deleteDraft)
+                { .operation(.delete, $0) }, LoadRequest(api.deleteDraft), overlap: .firstWins)
         case .operation(.save, .started):
             state.revision += 1
             return .none

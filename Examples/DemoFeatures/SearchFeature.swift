@@ -38,10 +38,11 @@ public struct SearchFeature: Reducer {
             return Effect.send(.debounced(query)).debounced(id: Debounce(), for: debounce, clock: clock)
         case .debounced(let query):
             let api = api
-            return state.results.load(Action.results, overlap: .latestWins(cancellingEarlier: false)) {
-                () async throws(DemoAPI.Failure) in
-                try await api.search(query)
-            }
+            return state.results.load(
+                Action.results,
+                LoadRequest { () async throws(DemoAPI.Failure) in
+                    try await api.search(query)
+                }, overlap: .latestWins(cancellingEarlier: false))
         case .results(let load):
             return state.results.reduce(load)
         }

@@ -1,0 +1,87 @@
+// The fields of a loadable, set one by one — for the testing library, which
+// lets a test describe the state a step should leave by value
+// (`Loadable(expecting:…)`) instead of replaying actions through `apply`,
+// which would check the state machine against itself.
+
+extension Loadable {
+    /// Every stored field of a loadable, by its public name.
+    package struct Fields {
+        package var confirmedValue: Value?
+        package var partialValue: Value?
+        package var settledState: AsyncState<Value, Failure>
+        package var inFlightID: LoadID?
+        package var newestID: LoadID?
+        package var activity: LoadActivity<Failure>?
+        package var settledAt: LoadClock.Instant?
+        /// `.some(id)`: invalidated when `id` was the newest load.
+        package var invalidatedBefore: LoadID??
+        package var queuedIDs: [LoadID] = []
+        package var pendingEdits: [(LoadID, AnyEdit<Value>)] = []
+        package var reappliedEdits: [AnyEdit<Value>] = []
+        package var conflicts: [LoadID] = []
+        package var editError: Failure?
+        package var newestEditID: LoadID?
+        package var loadingMore: (id: LoadID, request: PageRequest)?
+        package var newestMoreID: LoadID?
+        package var moreActivity: LoadActivity<Failure>?
+        package var moreError: Failure?
+        package var window: Int?
+
+        package init(settledState: AsyncState<Value, Failure>) {
+            self.settledState = settledState
+        }
+    }
+
+    /// A loadable with exactly these fields; its state and value shown follow
+    /// from them, as in any loadable.
+    package init(fields: Fields) {
+        self.init()
+        _value = fields.confirmedValue
+        _partial = fields.partialValue
+        switch fields.settledState {
+        case .error(let failure): _settled = .failure(failure)
+        case .success(let value):
+            _settled = .success
+            if _value == nil { _value = value }
+        case .notLoaded, .loading, .refreshing: _settled = .notLoaded
+        }
+        _inFlightID = fields.inFlightID
+        _newestID = fields.newestID
+        _activity = fields.activity
+        _settledAt = fields.settledAt
+        _invalidation = fields.invalidatedBefore.map { Invalidation(newestBefore: $0) }
+        var layers = LoadLayers<Value, Failure>()
+        layers._queued = fields.queuedIDs
+        layers._edits._pendingIDs = fields.pendingEdits.map(\.0)
+        layers._edits._pendingEdits = fields.pendingEdits.map(\.1)
+        layers._edits._unreflected = fields.reappliedEdits
+        layers._edits._newestID = fields.newestEditID
+        layers._edits._error = fields.editError
+        layers._edits.show(on: _partial ?? _value)
+        if !fields.conflicts.isEmpty { layers._edits._conflicts = fields.conflicts }
+        layers._more._inFlight = fields.loadingMore.map { MoreLane.InFlight(id: $0.id, request: $0.request) }
+        layers._more._newestID = fields.newestMoreID
+        layers._more._activity = fields.moreActivity
+        layers._more._error = fields.moreError
+        layers._window = fields.window
+        if !layers.isEmpty { _layers = LayerBox(layers) }
+    }
+
+    /// The newest edit ever started here; an edit's start must be newer.
+    @inlinable
+    public var newestEditID: LoadID? { _layers?._contents._edits._newestID }
+
+    /// The newest "load more" ever started here; a start must be newer.
+    @inlinable
+    public var newestMoreID: LoadID? { _layers?._contents._more._newestID }
+
+    /// Edits confirmed while a load that may have read the server before them
+    /// runs: that load's values get them again when they arrive.
+    @inlinable
+    public var reappliedEdits: [AnyEdit<Value>] { _layers?._contents._edits._unreflected ?? [] }
+
+    /// The newest load started before the last ``invalidate()``: `nil` if the
+    /// value is not invalidated, `.some(nil)` if no load had started.
+    @inlinable
+    public var invalidatedBefore: LoadID?? { _invalidation.map { $0._newestBefore } }
+}
