@@ -12,7 +12,9 @@ enum CacheCases {
     /// A cache holding `count` keys, all loaded and in use; the subscriptions
     /// are returned so they stay alive while measured.
     static func filledCache(_ count: Int) async -> (Cache<Int, Int, Never>, [Cache<Int, Int, Never>.Subscription]) {
-        let cache = Cache<Int, Int, Never>(clock: ContinuousClock(), staleAfter: .seconds(3_600)) { key in key }
+        let cache = Cache<Int, Int, Never>(clock: ContinuousClock(), staleAfter: .seconds(3_600)) { key in
+            LoadRequest { () async throws(Never) in key }
+        }
         var subscriptions: [Cache<Int, Int, Never>.Subscription] = []
         subscriptions.reserveCapacity(count)
         for key in 0..<count { subscriptions.append(cache.subscribe(key)) }

@@ -143,17 +143,19 @@ struct Loader: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .loadNow:
-            return .load(Action.item) { () async throws(Never) in 1 }
+            return state.item.load(Action.item, LoadRequest { () async throws(Never) in 1 })
         case .loadAfterYield:
-            return .load(Action.item) { () async throws(Never) in
-                await Task.yield()
-                return 1
-            }
+            return state.item.load(
+                Action.item,
+                LoadRequest { () async throws(Never) in
+                    await Task.yield()
+                    return 1
+                })
         case .loadParked(let slot):
             let parking = parking
-            return state.item.load(Action.item, overlap: .latestWins(cancellingEarlier: false)) { () async throws(Never) in
-                await parking.park(slot)
-            }
+            return state.item.load(
+                Action.item, LoadRequest { () async throws(Never) in await parking.park(slot) },
+                overlap: .latestWins(cancellingEarlier: false))
         case .item(let load):
             return state.item.reduce(load)
         case .ping:

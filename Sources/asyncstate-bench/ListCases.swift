@@ -4,19 +4,19 @@ import AsyncState
 /// over a plain load — each against a plain `Loadable` measured in the same run.
 @MainActor
 enum ListCases {
-    typealias Feed = PagedLoadable<Int, Int, Never>
+    typealias Feed = Loadable<Pages<Int, Int>, Never>
 
     static let pageSize = 20
     static let pageCount = 1_000
     /// Pages 1…1,000, built once so building them is never timed; page k's next cursor is k + 1.
-    static let pages: [Page<Int, Int>] = (1...pageCount).map { k in
-        Page(Array((k - 1) * pageSize..<k * pageSize), next: k < pageCount ? k + 1 : nil)
+    static let pages: [Pages<Int, Int>] = (1...pageCount).map { k in
+        Pages(Array((k - 1) * pageSize..<k * pageSize), next: k < pageCount ? k + 1 : nil)
     }
 
     /// Loads more of `feed` — a `.started` and a `.finished` — with page `k`.
-    static func loadMore(_ feed: inout Feed, page k: Int, id: inout LoadID, in pages: [Page<Int, Int>]) {
+    static func loadMore(_ feed: inout Feed, page k: Int, id: inout LoadID, in pages: [Pages<Int, Int>]) {
         id = id.next
-        let request = PageRequest(generation: feed.generation, cursor: k)
+        let request = PageRequest(page: k, list: feed.newestID)
         _ = feed.apply(.more(request, .started(id)))
         _ = feed.apply(.more(request, .finished(id, pages[k - 1])))
     }
@@ -32,13 +32,13 @@ enum ListCases {
                 for _ in 0..<max(1, n / timed.count) {
                     var feed = Feed()
                     var id = LoadID(1)
-                    _ = feed.apply(.list(.started(id)))
-                    _ = feed.apply(.list(.finished(id, pages[0])))
+                    _ = feed.apply(.started(id))
+                    _ = feed.apply(.finished(id, pages[0]))
                     for k in 2..<timed.lowerBound { loadMore(&feed, page: k, id: &id, in: pages) }
                     let start = clock.now
                     for k in timed { loadMore(&feed, page: k, id: &id, in: pages) }
                     stopwatch.add(start.duration(to: clock.now))
-                    sum &+= feed.elements.count
+                    sum &+= feed.value?.count ?? 0
                 }
                 return sum
             }
@@ -74,30 +74,30 @@ enum ListCases {
             }
             return sum
         }
-        let first = appends("PagedLoadable load more, pages 2–11 of 1,000, per page", 2...11)(budget.iterations(20_000))
-        let last = appends("PagedLoadable load more, pages 991–1,000, per page", 991...1_000)(budget.iterations(20_000))
-        let mutation = Measured(name: "Optimistic mutation .started + .finished, per mutation", iterations: n) { n in
-            var value = Optimistic<SetNumber, Never>(confirmed: numbers)
+        let first = appends("paged list load more, pages 2–11 of 1,000, per page", 2...11)(budget.iterations(20_000))
+        let last = appends("paged list load more, pages 991–1,000, per page", 991...1_000)(budget.iterations(20_000))
+        let mutation = Measured(name: "edit .started + .confirmed, per edit", iterations: n) { n in
+            var value = Loadable<[Int], Never>(value: numbers)
             var id = LoadID(0)
             var sum = 0
             for i in 0..<n {
                 id = id.next
-                let edit = SetNumber(index: i % 100, value: i)
-                _ = value.apply(.mutation(edit, .started(id)))
-                _ = value.apply(.mutation(edit, .finished(id, edit)))
+                let edit = AnyEdit(SetNumber(index: i % 100, value: i))
+                _ = value.apply(.edit(.started(id, edit)))
+                _ = value.apply(.edit(.confirmed(id)))
                 sum &+= value.value?[i % 100] ?? 0
             }
             return sum
         }
-        let reload = Measured(name: "Optimistic load .started + .finished under 3 pending edits", iterations: n) { n in
-            var value = Optimistic<SetNumber, Never>(confirmed: numbers)
-            for k in 1...3 { _ = value.apply(.mutation(SetNumber(index: k, value: -k), .started(LoadID(UInt64(k))))) }
+        let reload = Measured(name: "load .started + .finished under 3 pending edits", iterations: n) { n in
+            var value = Loadable<[Int], Never>(value: numbers)
+            for k in 1...3 { _ = value.apply(.edit(.started(LoadID(UInt64(k)), AnyEdit(SetNumber(index: k, value: -k))))) }
             var id = LoadID(10)
             var sum = 0
             for _ in 0..<n {
                 id = id.next
-                _ = value.apply(.load(.started(id)))
-                _ = value.apply(.load(.finished(id, numbers)))
+                _ = value.apply(.started(id))
+                _ = value.apply(.finished(id, numbers))
                 sum &+= value.value?[1] ?? 0
             }
             return sum

@@ -46,10 +46,10 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
             let queued = state.queuedIDs
             return .merge([.cancel(load: state.cancel()), .cancel(load: state.cancelMore())] + queued.map { .cancel(load: $0) })
         case .abandon(let id):
-            // A superseded load no longer decides the state; only its work is left to stop.
-            if id == state.inFlightID { _ = state.cancel() }
-            if id == state.moreID { _ = state.cancelMore() }
-            if state.isPending(edit: id) { _ = state.cancel(edit: id) }
+            // A superseded load no longer decides the state; only its work is
+            // left to stop. Any other leaves its lane now — a queued one too,
+            // so its caller is no longer counted once it has left.
+            _ = state.cancel(load: id)
             return .cancel(load: id)
         case .reset:
             let queued = state.queuedIDs

@@ -325,6 +325,21 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _ = apply(.cancelled(id))
         return id
     }
+
+    /// Cancels load `id` at once, whichever lane it is in: the load in
+    /// flight, a load waiting in the queue (which leaves it and never starts),
+    /// the "load more" in flight, or a pending edit (rolled back).
+    ///
+    /// - Returns: `id` if it was there, so a reducer can also cancel its work
+    ///   with ``Effect/cancel(load:)``; `nil` if it was unknown or settled.
+    @inlinable
+    @discardableResult
+    public mutating func cancel(load id: LoadID) -> LoadID? {
+        if id == _inFlightID { return cancel() }
+        if queuedIDs.contains(id) { return leaveQueue(id) == .applied ? id : nil }
+        if id == moreID { return cancelMore() }
+        return cancel(edit: id)
+    }
 }
 
 extension Loadable: Sendable where Value: Sendable, Failure: Sendable {}

@@ -155,9 +155,9 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
     /// whole chain, and a cancellation during an attempt or a wait ends it
     /// with `.cancelled(id)`, never a failure. The load says how many attempts
     /// it makes (`.planned`) as it starts, and reports each retry
-    /// (`.retrying`) before its wait.
+    /// (`.retrying`) before its wait. `nil` makes one attempt.
     @inlinable
-    public func retry(_ policy: RetryPolicy<Failure>) -> LoadRequest {
+    public func retry(_ policy: RetryPolicy<Failure>?) -> LoadRequest {
         var request = self
         request._retry = policy
         return request
@@ -166,9 +166,10 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
     /// This request, ended with `timeout`'s failure if it takes too long —
     /// all attempts and the waits between them; the policy's
     /// ``RetryPolicy/attemptTimeout`` bounds each attempt instead. The load
-    /// does not wait for an operation that ignores cancellation.
+    /// does not wait for an operation that ignores cancellation. `nil` sets
+    /// no limit.
     @inlinable
-    public func timeout(_ timeout: LoadTimeout<Failure>) -> LoadRequest {
+    public func timeout(_ timeout: LoadTimeout<Failure>?) -> LoadRequest {
         var request = self
         request._timeout = timeout
         return request

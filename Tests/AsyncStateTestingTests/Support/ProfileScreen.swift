@@ -27,12 +27,12 @@ struct ProfileScreen: Reducer {
         switch action {
         case .refresh:
             let gate = gates.next()
-            return .load(Action.profile, mapError: { _ in .offline }) { try await gate.wait() }
+            return state.profile.load(Action.profile, LoadRequest(mapError: { _ in .offline }) { try await gate.wait() })
         case .refreshKeepingEarlier:
             let gate = gates.next()
-            return state.profile.load(Action.profile, overlap: .latestWins(cancellingEarlier: false), mapError: { _ in .offline }) {
-                try await gate.wait()
-            }
+            return state.profile.load(
+                Action.profile, LoadRequest(mapError: { _ in .offline }) { try await gate.wait() },
+                overlap: .latestWins(cancellingEarlier: false))
         case .cancel:
             return .cancel(load: state.profile.cancel())
         case .rename(let title):

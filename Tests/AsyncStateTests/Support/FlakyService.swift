@@ -52,9 +52,8 @@ struct RetryingFeature: Reducer {
         switch action {
         case .load:
             let service = service
-            return state.number.load(Action.number, overlap: .latestWins, retry: retry, timeout: timeout) {
-                () async throws(TestError) in try await service.call()
-            }
+            let request = LoadRequest { () async throws(TestError) in try await service.call() }
+            return state.number.load(Action.number, request.retry(retry).timeout(timeout))
         case .cancel:
             return .cancel(load: state.number.cancel())
         case .number(let load):

@@ -79,10 +79,11 @@ struct StreamingFeature: Reducer {
         switch action {
         case .load(let index):
             let source = sources[index], ignoresCancellation = ignoresCancellation
-            return state.numbers.load(
-                Action.numbers, overlap: overlap, stream: { GatedSequence(source: source, ignoresCancellation: ignoresCancellation) },
-                mode: mode, retry: retry, timeout: timeout, initial: [], mapError: { $0 as? TestError ?? .offline }
+            let request = LoadRequest(
+                stream: { GatedSequence(source: source, ignoresCancellation: ignoresCancellation) },
+                mode: mode, initial: [], mapError: { $0 as? TestError ?? .offline }
             ) { $0.append($1) }
+            return state.numbers.load(Action.numbers, request.retry(retry).timeout(timeout), overlap: overlap)
         case .cancel:
             return .cancel(load: state.numbers.cancel())
         case .keepPartialAndCancel:

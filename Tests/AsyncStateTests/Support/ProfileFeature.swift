@@ -24,21 +24,13 @@ struct ProfileFeature: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .load(let gate, let policy):
-            return state.profile.load(Action.profile, overlap: policy, mapError: { _ in .offline }) {
-                try await gate.wait()
-            }
+            return state.profile.load(Action.profile, LoadRequest(mapError: { _ in .offline }) { try await gate.wait() }, overlap: policy)
         case .loadIgnoringCancellation(let gate):
-            return .load(Action.profile, mapError: { _ in .offline }) {
-                await gate.value() ?? -1
-            }
+            return state.profile.load(Action.profile, LoadRequest(mapError: { _ in .offline }) { await gate.value() ?? -1 })
         case .loadFailing(let error):
-            return .load(Action.profile) { () async throws(TestError) -> Int in
-                throw error
-            }
+            return state.profile.load(Action.profile, LoadRequest { () async throws(TestError) -> Int in throw error })
         case .loadThrowingCancellation:
-            return .load(Action.profile, mapError: { _ in .offline }) {
-                throw CancellationError()
-            }
+            return state.profile.load(Action.profile, LoadRequest(mapError: { _ in .offline }) { throw CancellationError() })
         case .cancel:
             return .cancel(load: state.profile.cancel())
         case .reset:
