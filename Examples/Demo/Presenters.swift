@@ -79,3 +79,29 @@ extension Presenter where State == CatalogFeature.State, Action == CatalogFeatur
         load: { if case .results(let load) = $0 { LoadEvent(load) } else { nil } }
     )
 }
+
+extension Presenter where State == SocialFeature.State, Action == SocialFeature.Action {
+    static let social = Presenter(
+        state: { $0.face },
+        action: { action in
+            switch action {
+            case .posts(.at(_, .finished(let id, let pages))), .posts(.finished(let id, let pages)):
+                return "posts(finished(\(id), \(pages.count) posts))"
+            case .posts(.more(let request, .finished(let id, let pages))):
+                return "posts(more(\(request), finished(\(id), \(pages.count) posts)))"
+            case .appeared(let now):
+                return "appeared(at: \(now))"
+            default:
+                return String(describing: action)
+            }
+        },
+        load: { action in
+            switch action {
+            case .posts(let load): LoadEvent(load, label: "feed")
+            case .results(let load): LoadEvent(load, label: "search")
+            case .detail(let id, let load): LoadEvent(load, label: "detail \(id)")
+            default: nil
+            }
+        }
+    )
+}

@@ -30,7 +30,7 @@ struct Settings: Sendable {
 }
 
 extension Scenario {
-    static let all: [Scenario] = [profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache]
+    static let all: [Scenario] = [profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache, social]
 
     static func named(_ name: String) -> Scenario? {
         all.first { $0.name == name }
@@ -209,6 +209,39 @@ extension Scenario {
             scenario, reducer: CatalogFeature(api: DemoAPI(clock: clock, network: settings.network())),
             initialState: .init(), clock: clock, presenter: .catalog,
             script: [(.zero, .send(.search("s"))), (.milliseconds(700), .send(.search("swi")))]
+        )
+    }
+
+    static let social = Scenario(
+        name: "social",
+        summary:
+            "A social feed on one loadable: a retried first page, a retried page, likes in flight across a refresh, staleness on appear.",
+        details:
+            "The posts are one Loadable<Pages<Post, Int>, …>: pages, freshness, optimistic likes, retries and activity are its layers. The first page fails once and is retried behind a \"Retrying (2 of 3)…\" banner; a \"load more\" fails once and its row says \"Retrying this page\"; a like is confirmed while a refresh that read the server before it runs, and stays; a like sent offline rolls back alone, and succeeds when tapped again; a debounced search and a post's detail load beside the feed. The feed goes stale 5 s after it settles: appearing again at 7 s shows it as it is (fresh); at 9 s it is stale and reloads."
+    ) { scenario, player, settings in
+        let clock = TestClock()
+        let network = settings.network()
+        let at = { (seconds: Double) in LoadClock.Instant(offset: .milliseconds(Int64(seconds * 1_000))) }
+        return await player.play(
+            scenario, reducer: SocialFeature.screen(clock: LoadClock(clock), network: network, maxAge: .seconds(5)),
+            initialState: .init(), clock: clock, presenter: .social,
+            script: [
+                (.zero, .happen("the first request fails") { network.failNext(1) }),
+                (.zero, .send(.appeared(at(0)))),
+                (.milliseconds(1_500), .happen("the next request fails") { network.failNext(1) }),
+                (.milliseconds(1_500), .send(.lastRowAppeared)),
+                (.milliseconds(3_000), .send(.likeTapped(2))),
+                (.milliseconds(3_020), .send(.pulledToRefresh)),
+                (.milliseconds(4_000), .happen("the network goes offline") { network.setOffline(true) }),
+                (.milliseconds(4_000), .send(.likeTapped(3))),
+                (.milliseconds(4_100), .happen("the network is back") { network.setOffline(false) }),
+                (.milliseconds(4_500), .send(.likeTapped(3))),
+                (.milliseconds(5_000), .send(.queryChanged("1"))),
+                (.milliseconds(5_050), .send(.queryChanged("11"))),
+                (.milliseconds(6_000), .send(.opened(2))),
+                (.seconds(7), .send(.appeared(at(7)))),
+                (.seconds(9), .send(.appeared(at(9)))),
+            ]
         )
     }
 }
