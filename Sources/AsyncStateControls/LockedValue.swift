@@ -6,7 +6,9 @@ import Foundation
 ///
 /// ```swift
 /// let calls = LockedValue(0)
-/// let api = API(fetch: { calls.withLock { $0 += 1 }; return .fixture })
+/// let api = API(fetch: {
+///     calls.withLock { $0 += 1 }; return .fixture
+/// })
 /// ```
 ///
 /// It locks with a pthread mutex (`NSLock`) rather than `Synchronization.Mutex`:

@@ -9,7 +9,8 @@ import Observation
 ///     LoadRequest { () async throws(APIError) in try await api.user(id) }
 /// }
 /// let subscription = users.subscribe(7)   // loads user 7, or shares the load in flight
-/// users[7]?.value                         // observable: SwiftUI re-renders when it settles
+/// await subscription.loaded()             // waits for the load it started or joined
+/// let name = users[7]?.value?.name        // observable: SwiftUI re-renders when it settles
 /// users.invalidate(7)                     // marks it stale and reloads it
 /// subscription.cancel()                   // or let it go; collected `collectAfter` later
 /// ```
@@ -134,11 +135,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     @discardableResult
     public func invalidate(_ key: Key) -> Bool {
         guard let entry = self[key] else { return false }
-        if (_book.users(of: key) ?? 0) > 0 {
-            Task { await entry.invalidate() }
-        } else {
-            entry._store.send(.invalidate)
-        }
+        entry._store.send(.invalidate)
+        if (_book.users(of: key) ?? 0) > 0 { Task { await entry.reload() } }
         return true
     }
 
@@ -188,7 +186,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 await Task.yield()
                 guard let self, !Task.isCancelled else { return }
                 guard self.users(of: key) > 0, let entry = self[key], !entry.isLoading else { continue }
-                await entry.load(self.stamped(key), overlap: .firstWins)
+                // Not awaited: the poll keeps its schedule while the load runs.
+                let request = self.stamped(key)
+                Task { await entry.load(request, overlap: .firstWins) }
             }
         }
     }
@@ -226,7 +226,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 loaded = Task { await entry.loadIfNeeded(request, maxAge: staleAfter) }
             case .reload(let key):
                 guard let entry = self[key] else { continue }
-                loaded = Task { await entry.invalidate() }
+                entry._store.send(.invalidate)
+                loaded = Task { await entry.reload() }
             case .startTimer(let key, let token):
                 let (clock, delay) = (clock, collectAfter)
                 tasks[.collect(key)]?.cancel()

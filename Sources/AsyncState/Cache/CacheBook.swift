@@ -176,6 +176,12 @@ struct CacheBook<Key: Hashable, Entry> {
         _idleHead = 0
     }
 
+    /// The unused keys, in the order they would be evicted: the live marks
+    /// of the idle queue, without the consumed and stale ones.
+    var evictionOrder: [Key] {
+        _idle[_idleHead...].filter { idleToken(of: $0._key) == $0._token }.map(\._key)
+    }
+
     /// The cached keys with their positions, in position order.
     var cachedPositions: [(key: Key, position: Int)] {
         _keys.indices.compactMap { _isCached[$0] ? (_keys[$0], $0) : nil }

@@ -51,11 +51,10 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable> {
 
 extension CacheState: Equatable {
     /// Equal when both cache the same keys with equal loadables and users,
-    /// whatever their positions, and have the same eviction bookkeeping.
+    /// whatever their positions, and would evict their unused keys in the
+    /// same order.
     public static func == (lhs: CacheState, rhs: CacheState) -> Bool {
-        guard lhs.count == rhs.count, lhs._book._idle == rhs._book._idle, lhs._book._idleHead == rhs._book._idleHead,
-            lhs._book._nextToken == rhs._book._nextToken
-        else { return false }
+        guard lhs.count == rhs.count, lhs._book.evictionOrder == rhs._book.evictionOrder else { return false }
         return lhs.entries.allSatisfy { rhs[$0.key] == $0.loadable && rhs.users(of: $0.key) == $0.users }
     }
 }

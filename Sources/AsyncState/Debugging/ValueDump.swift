@@ -6,7 +6,7 @@ extension String {
     /// so the text is stable across runs and machines.
     ///
     /// ```swift
-    /// String(dumping: Loadable<Int, Never>(value: 3))
+    /// let text = String(dumping: Loadable<Int, Never>(value: 3))
     /// // Loadable<Int, Never>(
     /// //   state: .success(value: 3),
     /// //   …

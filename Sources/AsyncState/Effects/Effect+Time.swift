@@ -12,7 +12,7 @@ extension Effect {
     ///
     /// ```swift
     /// case .queryChanged(let query):
-    ///     return .load(Action.results) { () async throws(SearchError) in try await search(query) }
+    ///     return state.results.load(Action.results, LoadRequest { () async throws(SearchError) in try await search(query) })
     ///         .debounced(id: "search", for: .milliseconds(300), clock: clock)
     /// ```
     ///
@@ -26,9 +26,8 @@ extension Effect {
     /// case .queryChanged(let query):
     ///     return Effect.send(.search(query)).debounced(id: "search", for: .milliseconds(300), clock: clock)
     /// case .search(let query):
-    ///     return state.results.load(Action.results, overlap: .latestWins(cancellingEarlier: false)) {
-    ///         () async throws(SearchError) in try await search(query)
-    ///     }
+    ///     let request = LoadRequest { () async throws(SearchError) in try await search(query) }
+    ///     return state.results.load(Action.results, request, overlap: .latestWins(cancellingEarlier: false))
     /// ```
     public func debounced<C: Clock>(id: some Hashable & Sendable, for duration: C.Duration, clock: C) -> Effect {
         delayed(for: duration, clock: clock).cancellable(id: id, cancelInFlight: true)

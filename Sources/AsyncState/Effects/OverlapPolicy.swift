@@ -2,16 +2,14 @@
 /// the same resource is still in flight.
 ///
 /// One set of policies serves every layer: a reducer passes it to
-/// ``Loadable/load(_:overlap:timeout:operation:)``, and ``AsyncValue`` and
+/// ``Loadable/load(_:_:overlap:)``, and ``AsyncValue`` and
 /// ``OperationTracker`` take it in `load` and `run`.
 ///
 /// ```swift
 /// case .saveTapped:
 ///     // A double tap while saving starts nothing.
 ///     let draft = state.draft
-///     return state.save.load(Action.save, overlap: .firstWins) { () async throws(SaveError) in
-///         try await api.save(draft)
-///     }
+///     return state.save.load(Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
 /// ```
 ///
 /// | policy | the earlier load | the new start |
@@ -23,12 +21,11 @@
 /// | ``queue`` | runs and settles the state | runs after it, and after every start queued before it (FIFO) |
 ///
 /// Policies mixed on one resource keep these rules start by start. A queued
-/// run waits for the load it was queued behind to end, however that load
-/// ends, and is a new load when it starts: so a ``latestWins`` start made
-/// while runs wait in the queue supersedes the load in flight at once, and
-/// is itself superseded by the first queued run, which then starts last and
-/// wins. Cancel the queued runs (their cancel ID, or `AsyncValue.cancel()`)
-/// to let the newer start stand.
+/// start gets its ``LoadID`` when it is queued (and says so with
+/// ``LoadAction/queued(_:)``), and waits for the load it was queued behind to
+/// end, however that load ends. So a ``latestWins`` start made while runs wait
+/// in the queue is newer than all of them: it supersedes the load in flight
+/// and the queued runs, which never start.
 public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {
@@ -84,9 +81,11 @@ public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
 
     /// The new start waits its turn: starts of the same resource run one after
     /// another, in the order they were made, each settling the state — for
-    /// saves that must all reach the server in order. Cancelling the resource
-    /// (``Effect/cancel(id:)`` on a `cancellable` load, ``AsyncValue/cancel()``,
-    /// ``OperationTracker/cancel(_:)``) also removes the starts still waiting.
+    /// saves that must all reach the server in order. The state counts the
+    /// starts waiting (``Loadable/queuedIDs``). Cancelling one
+    /// (``Effect/cancel(load:)`` with its ID, its caller's task) withdraws it at
+    /// once; ``AsyncValue/cancel()`` and ``OperationTracker/cancel(_:)`` also
+    /// remove every start still waiting.
     @inlinable
     public static var queue: OverlapPolicy { OverlapPolicy(.queue) }
 

@@ -14,7 +14,7 @@ extension Effect {
     /// case .stopPolling:
     ///     return .cancel(id: Poll.user)
     /// case .pollTick:
-    ///     return state.user.load(Action.user, clock: clock, overlap: .firstWins, operation: api.user)
+    ///     return state.user.load(Action.user, LoadRequest(api.user).stamped(by: clock), overlap: .firstWins)
     /// ```
     ///
     /// An `interval` of zero or less polls at most once per store turn: each
@@ -50,7 +50,7 @@ extension Effect {
     /// case .appeared:
     ///     return .triggers(becameActive, clock: clock, action: Action.becameActive)
     /// case .becameActive(let now):
-    ///     return state.user.refetchIfStale(maxAge: .seconds(60), at: now) { loadUser(state) }
+    ///     return state.user.loadIfNeeded(Action.user, LoadRequest(api.user).stamped(by: clock), maxAge: .seconds(60), at: now)
     /// ```
     ///
     /// A sequence that ends just ends the effect. A sequence that throws ends

@@ -11,7 +11,7 @@
 /// ```swift
 /// let clock = LoadClock(ContinuousClock())
 /// let now = clock.now                       // e.g. 12.5 seconds
-/// profile.isStale(maxAge: .seconds(60), at: now)
+/// let stale = profile.isStale(maxAge: .seconds(60), at: now)
 /// ```
 ///
 /// Instants from two different `LoadClock`s measure from different origins:

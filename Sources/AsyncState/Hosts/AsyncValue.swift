@@ -288,8 +288,12 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
                         return loaded(action)
                     }, edit, request, overlap: overlap)
             })
-        if case .ignored = participation { return nil }
-        return outcome.last
+        switch participation {
+        case .ignored: return nil
+        // The caller's task was cancelled: its edit was withdrawn with it.
+        case .left: return outcome.last ?? outcome.id.map { .cancelled($0) }
+        case .started, .joined: return outcome.last
+        }
     }
 
     /// Repeats the last load of the value lane, superseding one in flight.
@@ -460,13 +464,16 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 @MainActor
 final class EditOutcome<Value, Failure: Equatable> {
     private(set) var last: EditAction<Value, Failure>?
+    /// The edit's ID, once it started.
+    private(set) var id: LoadID?
 
-    /// Keeps the edit's action if it is one that ends it.
+    /// Keeps the edit's ID, and its action if it is one that ends it.
     func note(_ action: LoadAction<Value, Failure>) where Value: Equatable {
         guard case .edit(let edit) = action else { return }
         switch edit {
         case .confirmed, .failed, .cancelled: last = edit
-        case .started, .retrying: break
+        case .started(let id, _): self.id = id
+        case .retrying: break
         }
     }
 }

@@ -43,7 +43,8 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
         case .loaded(let load):
             return state.reduce(load)
         case .cancel:
-            let queued = state.queuedIDs
+            // The queued loads leave the queue now, not when their runs wake.
+            let queued = state.queuedIDs.compactMap { state.cancel(load: $0) }
             return .merge([.cancel(load: state.cancel()), .cancel(load: state.cancelMore())] + queued.map { .cancel(load: $0) })
         case .abandon(let id):
             // A superseded load no longer decides the state; only its work is
@@ -52,7 +53,7 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
             _ = state.cancel(load: id)
             return .cancel(load: id)
         case .reset:
-            let queued = state.queuedIDs
+            let queued = state.queuedIDs.compactMap { state.cancel(load: $0) }
             let more = state.cancelMore()
             return .merge([.cancel(load: state.reset()), .cancel(load: more)] + queued.map { .cancel(load: $0) })
         case .setValue(let value, let now):

@@ -9,9 +9,11 @@
 ///
 ///     var age: Int { value?.age ?? 0 }
 /// }
+/// ```
 ///
+/// ```swift
 /// await store.loadIfNeeded { try await api.profile() }
-/// store.value        // the last value, also while reloading and after a failure
+/// let shown = store.value   // the last value, also while reloading and after a failure
 /// ```
 ///
 /// Everything comes from ``asyncValue``: `load` and `loadIfNeeded` with an

@@ -96,8 +96,8 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// failure, cancelled, or ignored (see ``OperationResult``).
     ///
     /// ```swift
-    /// await operations.run(.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }
-    ///     .retry(RetryPolicy(attempts: 3)), overlap: .queue)
+    /// let save = LoadRequest { () async throws(SaveError) in try await api.save(draft) }.retry(RetryPolicy(attempts: 3))
+    /// await operations.run(.save, save, overlap: .queue)
     /// ```
     ///
     /// With ``OverlapPolicy/join`` a run in flight is shared: cancelling this

@@ -105,6 +105,7 @@ extension Loadable {
     mutating func startQueued(_ id: LoadID) {
         withLayers { layers in
             layers._queued.removeAll { $0 <= id }
+            layers._more.supersede()
             layers._edits.loadStarted()
         }
     }
@@ -166,15 +167,19 @@ extension LoadLayers {
         if !_edits.isEmpty || _edits._newestID != nil {
             children.append(("confirmedValue", confirmed as Any))
             children.append(("pendingEdits", _edits.pending as Any))
+            children.append(("reappliedEdits", _edits._unreflected as Any))
             children.append(("conflicts", _edits._conflicts as Any))
             children.append(("editError", _edits._error as Any))
+            children.append(("newestEditID", _edits._newestID as Any))
         }
         if !_more.isEmpty {
             children.append(("loadingMore", _more._inFlight?.request as Any))
             children.append(("moreID", _more._inFlight?.id as Any))
             children.append(("moreActivity", _more._activity as Any))
             children.append(("moreError", _more._error as Any))
+            children.append(("newestMoreID", _more._newestID as Any))
         }
+        if let window = _window { children.append(("window", window as Any)) }
         return children
     }
 

@@ -250,8 +250,12 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
             if _layers != nil { startedLoad(superseding: id) }
         }
         _inFlightID = id
-        _partial = nil
         _activity = LoadActivity(startingFrom: settledState, hasValue: _value != nil)
+        if _partial != nil {
+            // What a superseded load streamed is gone; the edits go back on the confirmed value.
+            _partial = nil
+            refreshShown()
+        }
         return .applied
     }
 
@@ -266,6 +270,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         }
         _settledAt = instant
         if let invalidation = _invalidation, !invalidation.overtakes(id) { _invalidation = nil }
+        // The list is replaced: a failed "load more" of the old one is moot.
+        if let layers = _layers, layers._contents._more._error != nil { withLayers { $0._more._error = nil } }
         settle(.success)
         return .applied
     }
@@ -299,8 +305,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     }
 
     /// Returns to `.notLoaded` and forgets the value, its age, the pending
-    /// edits and the pages. A load in flight is abandoned: its result will be
-    /// dropped as stale.
+    /// edits and the pages; a paged list keeps its ``window``. A load in
+    /// flight is abandoned: its result will be dropped as stale.
     ///
     /// - Returns: the abandoned load's ID, so a reducer can also cancel its work.
     @inlinable
@@ -308,8 +314,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     public mutating func reset() -> LoadID? {
         let abandoned = _inFlightID
         let newest = _newestID
+        let window = _layers?._contents._window
         self = Loadable()
         _newestID = newest
+        if let window { withLayers { $0._window = window } }
         return abandoned
     }
 
@@ -371,7 +379,7 @@ extension Loadable: CustomReflectable {
         ]
         if _settledAt != nil || _invalidation != nil {
             children.append(("settledAt", _settledAt as Any))
-            children.append(("isInvalidated", isInvalidated as Any))
+            children.append(("invalidatedBefore", invalidatedBefore as Any))
         }
         if let layers = _layers?._contents {
             children += layers.mirrorChildren(confirmed: _value)

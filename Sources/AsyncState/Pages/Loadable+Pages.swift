@@ -55,8 +55,16 @@ extension Loadable {
     /// while a "load more" is in flight.
     @inlinable
     public var nextRequest: PageRequest? {
-        guard _inFlightID == nil, !isLoadingMore, let appending = Value.self as? any PageAppending.Type,
-            let value = _value, let page = withUnsafePointer(to: value, { appending.nextPage(of: $0) })
+        isLoadingMore ? nil : pageRequest
+    }
+
+    /// The request for the page after the last one, whether or not a "load
+    /// more" is in flight — the one a start must ask for: a second start for
+    /// it supersedes the one in flight (``OverlapPolicy/latestWins``).
+    @inlinable
+    var pageRequest: PageRequest? {
+        guard _inFlightID == nil, let appending = Value.self as? any PageAppending.Type, let value = _value,
+            let page = withUnsafePointer(to: value, { appending.nextPage(of: $0) })
         else { return nil }
         return PageRequest(page: page, list: _newestID)
     }
@@ -77,7 +85,8 @@ extension Loadable {
     /// | what happens | outcome |
     /// |---|---|
     /// | a "load more" starts for ``nextRequest`` | in flight; ``moreActivity`` says why |
-    /// | it starts for another request — a page of a list replaced since, a second one for the same page, before the first page, at the end, while the list loads | dropped |
+    /// | a newer one starts for the same page while one is in flight | it supersedes the one in flight (``OverlapPolicy/latestWins``) |
+    /// | it starts for another request — a page of a list replaced since, before the first page, at the end, while the list loads | dropped |
     /// | its page arrives | appended; the oldest pages go past the ``window``; edits confirmed meanwhile are applied again |
     /// | it fails | every page stays; the failure is ``moreError``, apart from the list's ``error`` |
     /// | it is cancelled, or a refresh supersedes it | back to the pages shown before |
@@ -88,7 +97,7 @@ extension Loadable {
         guard let appending = Value.self as? any PageAppending.Type else { return .dropped }
         if case .started(let id) = action {
             if let newest = _layers?._contents._more._newestID, id <= newest { return .dropped }
-            guard request == nextRequest else { return .dropped }
+            guard request == pageRequest else { return .dropped }
             withLayers { layers in
                 let failure = layers._more._error
                 layers._more._inFlight = MoreLane.InFlight(id: id, request: request)

@@ -1,8 +1,8 @@
 /// How long a load waits between a failed attempt and the next one.
 ///
 /// ```swift
-/// Backoff.constant(.seconds(1))                                     // 1 s, 1 s, 1 s…
-/// Backoff.exponential(initial: .seconds(1), maximum: .seconds(30))  // 1 s, 2 s, 4 s… at most 30 s
+/// let steady = Backoff.constant(.seconds(1))                                     // 1 s, 1 s, 1 s…
+/// let growing = Backoff.exponential(initial: .seconds(1), maximum: .seconds(30))  // 1 s, 2 s, 4 s… at most 30 s
 /// ```
 ///
 /// Waits are `Duration` arithmetic, not floating-point seconds: 300 ms

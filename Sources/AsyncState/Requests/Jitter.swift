@@ -7,8 +7,9 @@
 /// jitter stays pure (a `TestStore` with `checksPurity` passes).
 ///
 /// ```swift
-/// RetryPolicy(attempts: 4, backoff: .exponential(initial: .seconds(1), maximum: .seconds(20)),
-///             jitter: .proportional(0.5, using: SystemRandomNumberGenerator()))
+/// let policy = RetryPolicy<FeedError>(
+///     attempts: 4, backoff: .exponential(initial: .seconds(1), maximum: .seconds(20)),
+///     jitter: .proportional(0.5, using: SystemRandomNumberGenerator()))
 /// ```
 public struct Jitter: Sendable, CustomStringConvertible {
     @usableFromInline let _fraction: Double

@@ -13,8 +13,8 @@ extension Loadable where Failure: Error {
     ///     return state.profile.load(Action.profile, LoadRequest(api.user))
     /// case .saveTapped:
     ///     let draft = state.draft   // the closure runs later: capture a copy, not `state`
-    ///     return state.save.load(Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) },
-    ///                            overlap: .firstWins)
+    ///     return state.save.load(
+    ///         Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
     /// ```
     ///
     /// With nothing in flight every policy starts a load. While one is in
@@ -57,7 +57,7 @@ extension Loadable where Failure: Error {
     ///
     /// ```swift
     /// case .appeared(let now):
-    ///     return state.posts.loadIfNeeded(Action.posts, firstPage, maxAge: .seconds(60), at: now)
+    ///     return state.posts.loadIfNeeded(Action.posts, page(nil), maxAge: .seconds(60), at: now)
     /// ```
     ///
     /// Without `maxAge`, a success stays fresh until it is invalidated — the
@@ -83,11 +83,12 @@ extension Loadable where Failure: Error {
     ///
     /// ```swift
     /// case .lastRowAppeared:
-    ///     return state.posts.loadMore(Action.posts, page)   // page: (Int) -> LoadRequest<Pages<Post, Int>, FeedError>
+    ///     return state.posts.loadMore(Action.posts, page)
     /// ```
     ///
-    /// `request` makes the request for the cursor of the next page; the same
-    /// function can load the first page with a `nil` cursor. While a "load
+    /// `request` makes the request for the cursor of the next page — here
+    /// `page`, a `(Int?) -> LoadRequest<Pages<Post, Int>, FeedError>` that
+    /// loads the first page with a `nil` cursor too. While a "load
     /// more" is in flight, the page it loads is the next one:
     /// ``OverlapPolicy/firstWins`` (the default) starts nothing,
     /// ``OverlapPolicy/join`` and ``OverlapPolicy/queue`` wait for it, and the
@@ -120,7 +121,7 @@ extension Loadable where Failure: Error {
     ///
     /// ```swift
     /// case .likeTapped(let id):
-    ///     return state.posts.edit(Action.posts, PostEdit.setLiked(postID: id, true), LoadRequest { () async throws(FeedError) in
+    ///     return state.posts.edit(Action.posts, SetLiked(postID: id, liked: true), LoadRequest { () async throws(FeedError) in
     ///         try await api.like(id)
     ///     })
     /// ```

@@ -1,7 +1,7 @@
 /// Sends actions from a running effect back into its store.
 ///
 /// ```swift
-/// .run { send in
+/// return .run { send in
 ///     for await event in events { send(.received(event)) }
 /// }
 /// ```

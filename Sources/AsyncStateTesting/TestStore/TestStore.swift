@@ -9,9 +9,11 @@ import AsyncState
 ///     let gate = Gate<Profile>()
 ///     let store = TestStore(initialState: Feature.State(), reducer: Feature(fetch: { try await gate.wait() }))
 ///     store.send(.refresh)
-///     await store.receive(.profile(.started(LoadID(1)))) { _ = $0.profile.apply(.started(LoadID(1))) }
+///     await store.receive(.profile(.started(LoadID(1)))) { $0.profile = Loadable(expecting: .loading, inFlightID: LoadID(1)) }
 ///     gate.open(with: .lee)
-///     await store.receive(.profile(.finished(LoadID(1), .lee))) { _ = $0.profile.apply(.finished(LoadID(1), .lee)) }
+///     await store.receive(.profile(.finished(LoadID(1), .lee))) {
+///         $0.profile = Loadable(expecting: .success(value: .lee), newestID: LoadID(1))
+///     }
 ///     await store.finish()
 /// }
 /// ```
