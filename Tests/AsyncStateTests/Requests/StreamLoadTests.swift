@@ -18,13 +18,25 @@ struct StreamLoadTests {
         return patient(TestStore(initialState: Feature.State(numbers: Loadable(value: [9])), reducer: feature))
     }
 
-    func start(_ store: TestStore<Feature.State, Feature.Action>, _ index: Int = 0, id raw: UInt64 = 1) async {
-        store.send(.load(index))
-        await store.receive(.numbers(.started(id(raw)))) { _ = $0.numbers.apply(.started(id(raw))) }
+    /// Load `raw` of the store's `[9]` in flight, showing `partial` once it has streamed some.
+    func refreshing(_ raw: UInt64 = 1, partial: [Int]? = nil) -> Loadable<[Int], TestError> {
+        Loadable(expecting: .refreshing(value: partial ?? [9]), settledState: .success(value: [9]), inFlightID: id(raw), partialValue: partial)
     }
 
-    func receive(_ store: TestStore<Feature.State, Feature.Action>, _ action: LoadAction<[Int], TestError>) async {
-        await store.receive(.numbers(action)) { _ = $0.numbers.apply(action) }
+    /// Load `raw` settled with `value`.
+    func settled(_ value: [Int], id raw: UInt64 = 1) -> Loadable<[Int], TestError> {
+        Loadable(expecting: .success(value: value), newestID: id(raw))
+    }
+
+    func start(_ store: TestStore<Feature.State, Feature.Action>, _ index: Int = 0, id raw: UInt64 = 1) async {
+        store.send(.load(index))
+        await store.receive(.numbers(.started(id(raw)))) { $0.numbers = self.refreshing(raw) }
+    }
+
+    func receive(
+        _ store: TestStore<Feature.State, Feature.Action>, _ action: LoadAction<[Int], TestError>, _ expected: Loadable<[Int], TestError>
+    ) async {
+        await store.receive(.numbers(action)) { $0.numbers = expected }
     }
 
     @Test(
@@ -40,13 +52,13 @@ struct StreamLoadTests {
         for (index, element) in [1, 2].enumerated() {
             sources[0][index].open(with: element)
             if index < shown.count {
-                await receive(store, .progress(id(1), shown[index]))
+                await receive(store, .progress(id(1), shown[index]), refreshing(partial: shown[index]))
                 #expect(store.state.numbers.state == .refreshing(value: shown[index]))
                 #expect(store.state.numbers.value == shown[index])
             }
         }
         sources[0][2].fail(with: StreamSource.End())
-        await receive(store, .finished(id(1), result))
+        await receive(store, .finished(id(1), result), settled(result))
         await store.finish()
         #expect(store.state.numbers.state == .success(value: result))
         #expect(store.state.numbers.partialValue == nil)
@@ -57,9 +69,9 @@ struct StreamLoadTests {
         let store = makeStore()
         await start(store)
         sources[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
+        await receive(store, .progress(id(1), [1]), refreshing(partial: [1]))
         sources[0][1].fail(with: TestError.timedOut)
-        await receive(store, .failed(id(1), .timedOut))
+        await receive(store, .failed(id(1), .timedOut), Loadable(expecting: .error(error: .timedOut), value: [9], newestID: id(1)))
         await store.finish()
         #expect(store.state.numbers.state == .error(error: .timedOut))
         #expect(store.state.numbers.value == [9])
@@ -70,8 +82,8 @@ struct StreamLoadTests {
         let store = makeStore()
         await start(store)
         sources[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
-        store.send(.cancel) { _ = $0.numbers.cancel() }
+        await receive(store, .progress(id(1), [1]), refreshing(partial: [1]))
+        store.send(.cancel) { $0.numbers = self.settled([9]) }
         await store.receive(.numbers(.cancelled(id(1))))
         await store.finish()
         #expect(store.state.numbers.state == .success(value: [9]))
@@ -83,11 +95,8 @@ struct StreamLoadTests {
         let store = makeStore()
         await start(store)
         sources[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
-        store.send(.keepPartialAndCancel) {
-            $0.numbers.setValue([1])
-            _ = $0.numbers.cancel()
-        }
+        await receive(store, .progress(id(1), [1]), refreshing(partial: [1]))
+        store.send(.keepPartialAndCancel) { $0.numbers = self.settled([1]) }
         await store.receive(.numbers(.cancelled(id(1))))
         await store.finish()
         #expect(store.state.numbers.state == .success(value: [1]))
@@ -98,17 +107,17 @@ struct StreamLoadTests {
         let store = makeStore { $0.overlap = .latestWins(cancellingEarlier: false) }
         await start(store)
         sources[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
+        await receive(store, .progress(id(1), [1]), refreshing(partial: [1]))
         await start(store, 1, id: 2)
         #expect(store.state.numbers.state == .refreshing(value: [9]))
         sources[0][1].open(with: 2)
         await store.receive(.numbers(.progress(id(1), [1, 2]))) // dropped: no change
         sources[1][0].open(with: 5)
-        await receive(store, .progress(id(2), [5]))
+        await receive(store, .progress(id(2), [5]), refreshing(2, partial: [5]))
         sources[0][2].fail(with: StreamSource.End())
         await store.receive(.numbers(.finished(id(1), [1, 2]))) // dropped
         sources[1][1].fail(with: StreamSource.End())
-        await receive(store, .finished(id(2), [5]))
+        await receive(store, .finished(id(2), [5]), settled([5], id: 2))
         await store.finish()
         #expect(store.state.numbers.state == .success(value: [5]))
     }
@@ -118,9 +127,9 @@ struct StreamLoadTests {
         let store = makeStore { $0.ignoresCancellation = true }
         await start(store)
         sources[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
+        await receive(store, .progress(id(1), [1]), refreshing(partial: [1]))
         await sources[0][1].waitForArrivals()
-        store.send(.cancel) { _ = $0.numbers.cancel() }
+        store.send(.cancel) { $0.numbers = self.settled([9]) }
         sources[0][1].open(with: 2) // the stream ignores cancellation and yields
         await store.receive(.numbers(.cancelled(id(1))))
         await store.finish()
@@ -134,10 +143,10 @@ struct StreamLoadTests {
         let store = makeStore { $0.timeout = LoadTimeout(.seconds(30), clock: clock, failure: .timedOut) }
         await start(store)
         sources[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
+        await receive(store, .progress(id(1), [1]), refreshing(partial: [1]))
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(30))
-        await receive(store, .failed(id(1), .timedOut))
+        await receive(store, .failed(id(1), .timedOut), Loadable(expecting: .error(error: .timedOut), value: [9], newestID: id(1)))
         await store.finish()
         #expect(store.state.numbers.value == [9])
         #expect(sources[0][1].observedCancellation)
@@ -150,7 +159,7 @@ struct StreamLoadTests {
         await sources[0][0].waitForArrivals()
         #expect(store.state.numbers.isLoading)
         #expect(store.runningEffectCount == 1)
-        store.send(.cancel) { _ = $0.numbers.cancel() }
+        store.send(.cancel) { $0.numbers = self.settled([9]) }
         await store.receive(.numbers(.cancelled(id(1))))
         await store.finish()
     }
@@ -162,19 +171,24 @@ struct StreamLoadTests {
         let counter = LockedValue(0)
         let feature = RetriedStream(attempts: attempts, counter: counter, retry: RetryPolicy(attempts: 2, clock: clock))
         let store = patient(TestStore(initialState: Feature.State(), reducer: feature))
+        let first = LoadActivity<TestError>(reason: .firstLoad, attempts: 2)
+        let second = LoadActivity<TestError>(reason: .firstLoad, attempt: 2, attempts: 2, wait: .zero, lastFailure: .offline)
         store.send(.load(0))
-        await store.receive(.numbers(.started(id(1)))) { _ = $0.numbers.apply(.started(id(1))) }
+        await receive(store, .started(id(1)), Loadable(expecting: .loading, inFlightID: id(1)))
+        await receive(store, .planned(id(1), attempts: 2), Loadable(expecting: .loading, inFlightID: id(1), activity: first))
         attempts[0][0].open(with: 1)
-        await receive(store, .progress(id(1), [1]))
+        await receive(
+            store, .progress(id(1), [1]), Loadable(expecting: .refreshing(value: [1]), inFlightID: id(1), activity: first, partialValue: [1]))
         attempts[0][1].fail(with: TestError.offline)
         let retry = LoadRetry<TestError>(attempt: 1, of: 2, failure: .offline, wait: .zero)
-        await receive(store, .retrying(id(1), retry))
+        await receive(store, .retrying(id(1), retry), Loadable(expecting: .loading, inFlightID: id(1), activity: second))
         #expect(store.state.numbers.state == .loading)
         #expect(store.state.numbers.value == nil)
         attempts[1][0].open(with: 7)
-        await receive(store, .progress(id(1), [7]))
+        await receive(
+            store, .progress(id(1), [7]), Loadable(expecting: .refreshing(value: [7]), inFlightID: id(1), activity: second, partialValue: [7]))
         attempts[1][1].fail(with: StreamSource.End())
-        await receive(store, .finished(id(1), [7]))
+        await receive(store, .finished(id(1), [7]), settled([7]))
         await store.finish()
         #expect(counter.current == 2)
     }
@@ -182,18 +196,22 @@ struct StreamLoadTests {
     @Test("a stream of whole values finishes with the last; one that yields none returns to the settled state")
     func wholeValues() async {
         let store = patient(TestStore(initialState: Loadable<Int, TestError>(value: 3), reducer: WholeValues(sources: sources)))
+        func refreshing(_ raw: UInt64, from value: Int, partial: Int? = nil) -> Loadable<Int, TestError> {
+            Loadable(
+                expecting: .refreshing(value: partial ?? value), settledState: .success(value: value), inFlightID: id(raw), partialValue: partial)
+        }
         store.send(.load(0))
-        await store.receive(.value(.started(id(1)))) { _ = $0.apply(.started(id(1))) }
+        await store.receive(.value(.started(id(1)))) { $0 = refreshing(1, from: 3) }
         sources[0][0].open(with: 4)
-        await store.receive(.value(.progress(id(1), 4))) { _ = $0.apply(.progress(id(1), 4)) }
+        await store.receive(.value(.progress(id(1), 4))) { $0 = refreshing(1, from: 3, partial: 4) }
         sources[0][1].open(with: 5)
-        await store.receive(.value(.progress(id(1), 5))) { _ = $0.apply(.progress(id(1), 5)) }
+        await store.receive(.value(.progress(id(1), 5))) { $0 = refreshing(1, from: 3, partial: 5) }
         sources[0][2].fail(with: StreamSource.End())
-        await store.receive(.value(.finished(id(1), 5))) { _ = $0.apply(.finished(id(1), 5)) }
+        await store.receive(.value(.finished(id(1), 5))) { $0 = Loadable(expecting: .success(value: 5), newestID: id(1)) }
         store.send(.load(1))
-        await store.receive(.value(.started(id(2)))) { _ = $0.apply(.started(id(2))) }
+        await store.receive(.value(.started(id(2)))) { $0 = refreshing(2, from: 5) }
         sources[1][0].fail(with: StreamSource.End())
-        await store.receive(.value(.cancelled(id(2)))) { _ = $0.apply(.cancelled(id(2))) }
+        await store.receive(.value(.cancelled(id(2)))) { $0 = Loadable(expecting: .success(value: 5), newestID: id(2)) }
         await store.finish()
         #expect(store.state.state == .success(value: 5))
     }
