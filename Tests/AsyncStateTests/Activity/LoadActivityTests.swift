@@ -3,7 +3,7 @@ import Testing
 
 /// `Loadable.activity`: why a load runs and which attempt it is on, beside
 /// the five-case `AsyncState`.
-@Suite("Lifecycle: activity")
+@Suite("Activity")
 struct LoadActivityTests {
     static func loadable(_ actions: LoadAction<Int, TestError>...) -> Resource {
         var resource = Resource()
@@ -44,21 +44,60 @@ struct LoadActivityTests {
                 == "refreshing(value: 5) (#2 in flight) (refresh, attempt 2 of 3 after 4.0 seconds (last failure: offline))")
     }
 
-    @Test("retries and progress for a load not in flight are dropped and change nothing", arguments: [UInt64(1), 3])
+    @Test("a plan says how many attempts the load makes, from its first attempt on")
+    func plan() {
+        var resource = Self.loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)))
+        #expect(resource.apply(.planned(id(2), attempts: 3)) == .applied)
+        #expect(resource.activity == LoadActivity(reason: .refresh, attempt: 1, attempts: 3))
+        #expect(resource.activity?.isRetry == false)
+        #expect(resource.activity?.description == "refresh, attempt 1 of 3")
+        #expect(resource.description == "refreshing(value: 5) (#2 in flight)", "a first attempt is not a retry")
+        _ = resource.apply(.retrying(id(2), LoadRetry(attempt: 1, of: 3, failure: .offline, wait: .seconds(1))))
+        #expect(resource.activity == LoadActivity(reason: .refresh, attempt: 2, attempts: 3, wait: .seconds(1), lastFailure: .offline))
+    }
+
+    @Test("retries, progress and plans for a load not in flight are dropped and change nothing", arguments: [UInt64(1), 3])
     func staleIsDropped(raw: UInt64) {
         var resource = Self.loadable(.started(id(1)), .started(id(2)))
         let before = resource
         #expect(resource.apply(.retrying(id(raw), LoadRetry(attempt: 1, of: 2, failure: .offline, wait: .zero))) == .dropped)
         #expect(resource.apply(.progress(id(raw), 8)) == .dropped)
+        #expect(resource.apply(.planned(id(raw), attempts: 2)) == .dropped)
         #expect(resource == before)
     }
 
-    @Test("with nothing in flight, retries and progress are dropped")
+    @Test("with nothing in flight, retries, progress and plans are dropped")
     func settledDrops() {
         var resource = Self.loadable(.started(id(1)), .finished(id(1), 5))
+        let before = resource
         #expect(resource.apply(.progress(id(1), 8)) == .dropped)
         #expect(resource.apply(.retrying(id(1), LoadRetry(attempt: 1, of: 2, failure: .offline, wait: .zero))) == .dropped)
+        #expect(resource.apply(.planned(id(1), attempts: 2)) == .dropped)
         #expect(resource.state == .success(value: 5))
+        #expect(resource == before)
+    }
+
+    @Test("a load more of a paged list runs for the next page; after a failed one, as a retry after that failure")
+    func moreActivity() {
+        var list = Loadable<Pages<Int, Int>, TestError>()
+        _ = list.apply(.started(id(1)))
+        _ = list.apply(.finished(id(1), Pages([1, 2], next: 2)))
+        let more = PageRequest(page: 2, list: id(1))
+        #expect(list.apply(.more(more, .started(id(2)))) == .applied)
+        #expect(list.moreActivity == LoadActivity(reason: .nextPage))
+        #expect(list.activity == nil, "the value lane is settled")
+        _ = list.apply(.more(more, .failed(id(2), .offline)))
+        #expect(list.moreActivity == nil)
+        #expect(list.moreError == .offline)
+        _ = list.apply(.more(more, .started(id(3))))
+        #expect(list.moreActivity == LoadActivity(reason: .retryAfterFailure, lastFailure: .offline))
+    }
+
+    @Test("an activity built by value equals the one the state machine makes")
+    func publicInitializer() {
+        let resource = Self.loadable(.started(id(1)), .failed(id(1), .offline), .started(id(2)), .planned(id(2), attempts: 2))
+        #expect(resource.activity == LoadActivity(reason: .retryAfterFailure, attempt: 1, attempts: 2, wait: nil, lastFailure: .offline))
+        #expect(resource.activity != LoadActivity(reason: .retryAfterFailure, attempts: 2))
     }
 
     @Test(
@@ -75,7 +114,7 @@ struct LoadActivityTests {
         #expect(resource.value == (action == .finished(id(2), 7) ? 7 : 5))
     }
 
-    @Test("load actions print their retries and progress")
+    @Test("load actions print their retries, progress and plans")
     func descriptions() {
         let retry = LoadRetry<TestError>(attempt: 2, of: 3, failure: .offline, wait: .seconds(2))
         #expect(
@@ -83,5 +122,7 @@ struct LoadActivityTests {
                 == "retrying(#4, attempt 2 of 3 failed: offline; next in 2.0 seconds)")
         #expect(LoadAction<String, TestError>.progress(id(4), "ab").description == #"progress(#4, "ab")"#)
         #expect(LoadAction<Int, TestError>.progress(id(4), 1).id == id(4))
+        #expect(LoadAction<Int, TestError>.planned(id(4), attempts: 3).description == "planned(#4, 3 attempts)")
+        #expect(LoadAction<Int, TestError>.planned(id(4), attempts: 3).id == id(4))
     }
 }

@@ -53,6 +53,29 @@ struct LogTransitionsTests {
             ])
     }
 
+    @Test("a plan is logged as a change of the activity; a queued load as its ID and the queue")
+    func logsPlanAndQueue() {
+        let store = Store(initialState: Counter.State(), reducer: Counter())
+        var log: [String] = []
+        store.send(.total(.started(LoadID(1))))
+        store.logTransitions { log.append($0) }
+        store.send(.total(.planned(LoadID(1), attempts: 3)))
+        store.send(.total(.queued(LoadID(2))))
+        #expect(
+            log == [
+                """
+                .total(.planned(#1, attempts: 3))
+                  total.activity: LoadActivity(firstLoad, attempt 1) → LoadActivity(firstLoad, attempt 1 of 3)
+                """,
+                """
+                .total(.queued(#2))
+                  total.newestID: #1 → #2
+                  total.queuedIDs.count: + 1
+                  total.queuedIDs[0]: + #2
+                """,
+            ])
+    }
+
     @Test("a stale result is logged as dropped, without a change")
     func logsDrops() {
         let store = Store(initialState: Counter.State(), reducer: Counter())

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTesting
 import Testing
 
 @Suite("String(dumping:)")
@@ -68,7 +69,10 @@ struct ValueDumpTests {
         #expect(!text.contains("0x"))
     }
 
-    @Test("a loadable prints every field")
+    // The mirror of a plain loadable is the same as before issue 25: the
+    // fields of a layer (freshness, the queue, edits, pages) appear only
+    // once that layer is used (see the next tests).
+    @Test("a plain loadable prints every field of a plain load")
     func loadable() {
         var resource = Loadable<Int, TestFailure>()
         _ = resource.apply(.started(LoadID(1)))
@@ -84,6 +88,61 @@ struct ValueDumpTests {
                   partialValue: nil,
                 )
                 """)
+    }
+
+    @Test("a stamped loadable also prints when its value settled, and whether it was invalidated")
+    func stampedLoadable() {
+        var resource = Loadable<Int, TestFailure>()
+        _ = resource.apply(.started(LoadID(1)))
+        _ = resource.apply(.at(LoadClock.Instant(offset: .seconds(3)), .finished(LoadID(1), 4)))
+        resource.invalidate()
+        #expect(
+            String(dumping: resource) == """
+                Loadable<Int, TestFailure>(
+                  state: .success(value: 4),
+                  value: 4,
+                  settledState: .success(value: 4),
+                  inFlightID: nil,
+                  newestID: #1,
+                  activity: nil,
+                  partialValue: nil,
+                  settledAt: Instant(offset: 3.0 seconds),
+                  isInvalidated: true,
+                )
+                """)
+    }
+
+    @Test("a loadable with loads waiting in its queue also prints them")
+    func queuedLoadable() {
+        var resource = Loadable<Int, TestFailure>()
+        _ = resource.apply(.started(LoadID(1)))
+        _ = resource.apply(.planned(LoadID(1), attempts: 2))
+        _ = resource.apply(.queued(LoadID(2)))
+        #expect(
+            String(dumping: resource) == """
+                Loadable<Int, TestFailure>(
+                  state: .loading,
+                  value: nil,
+                  settledState: .notLoaded,
+                  inFlightID: #1,
+                  newestID: #2,
+                  activity: LoadActivity(firstLoad, attempt 1 of 2),
+                  partialValue: nil,
+                  queuedIDs: [#2],
+                )
+                """)
+    }
+
+    @Test("a loadable whose queue emptied prints, and compares, as one that never queued")
+    func emptiedQueue() {
+        var queued = Loadable<Int, TestFailure>()
+        _ = queued.apply(.started(LoadID(1)))
+        _ = queued.apply(.queued(LoadID(2)))
+        _ = queued.apply(.cancelled(LoadID(2)))
+        let neverQueued = Loadable<Int, TestFailure>(expecting: .loading, inFlightID: LoadID(1), newestID: LoadID(2))
+        #expect(queued == neverQueued)
+        #expect(String(dumping: queued) == String(dumping: neverQueued))
+        #expect(!String(dumping: queued).contains("queuedIDs"))
     }
 }
 
@@ -109,6 +168,41 @@ struct FieldChangeTests {
                 "profile.inFlightID: nil → #1",
                 "profile.newestID: nil → #1",
                 "profile.activity: nil → LoadActivity(firstLoad, attempt 1)",
+            ])
+    }
+
+    @Test("a layer coming into use lists its fields as added")
+    func layerFieldsAdded() {
+        var profile = Loadable<Int, TestFailure>()
+        let before = State(title: "a", tags: [], scores: [:], profile: profile)
+        _ = profile.apply(.started(LoadID(1)))
+        _ = profile.apply(.at(LoadClock.Instant(offset: .seconds(3)), .finished(LoadID(1), 4)))
+        let after = State(title: "a", tags: [], scores: [:], profile: profile)
+        #expect(
+            FieldList(after).changes(from: FieldList(before)) == [
+                "profile.state: .notLoaded → .success(value: 4)",
+                "profile.value: nil → 4",
+                "profile.settledState: .notLoaded → .success(value: 4)",
+                "profile.newestID: nil → #1",
+                "profile.settledAt.offset: + 3.0 seconds",
+                "profile.isInvalidated: + false",
+            ])
+        var invalidated = profile
+        invalidated.invalidate()
+        let later = State(title: "a", tags: [], scores: [:], profile: invalidated)
+        #expect(FieldList(later).changes(from: FieldList(after)) == ["profile.isInvalidated: false → true"])
+    }
+
+    @Test("a plan changes only the activity")
+    func planChangesActivity() {
+        var profile = Loadable<Int, TestFailure>()
+        _ = profile.apply(.started(LoadID(1)))
+        let before = State(title: "a", tags: [], scores: [:], profile: profile)
+        _ = profile.apply(.planned(LoadID(1), attempts: 3))
+        let after = State(title: "a", tags: [], scores: [:], profile: profile)
+        #expect(
+            FieldList(after).changes(from: FieldList(before)) == [
+                "profile.activity: LoadActivity(firstLoad, attempt 1) → LoadActivity(firstLoad, attempt 1 of 3)"
             ])
     }
 

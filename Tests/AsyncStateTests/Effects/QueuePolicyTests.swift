@@ -25,7 +25,7 @@ struct QueuedSaves: Reducer {
                 do { return try await gate.wait() } catch { throw .offline }
             }
             return state.save.load(Action.saved, request, overlap: .queue)
-            .cancellable(id: "save")
+                .cancellable(id: "save")
         case .refresh(let number, let gate):
             let log = log
             let request = LoadRequest { () async throws(TestError) in

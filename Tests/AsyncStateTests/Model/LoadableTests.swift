@@ -158,6 +158,18 @@ struct LoadableCancelledTests {
         #expect(resource.inFlightID == id(2))
     }
 
+    @Test("cancel(load:) cancels the load in flight or a queued one and says which; an unknown or settled ID is nil")
+    func cancelLoadByID() {
+        var resource = loadable(.started(id(1)), .queued(id(2)))
+        #expect(resource.cancel(load: id(2)) == id(2))
+        #expect(resource.queuedIDs.isEmpty)
+        #expect(resource.inFlightID == id(1))
+        #expect(resource.cancel(load: id(9)) == nil)
+        #expect(resource.cancel(load: id(1)) == id(1))
+        #expect(resource.state == .notLoaded)
+        #expect(resource.cancel(load: id(1)) == nil)
+    }
+
     @Test("cancel() cancels the load in flight and says which")
     func cancelMethod() {
         var resource = loadable(.started(id(1)))
@@ -215,11 +227,12 @@ struct LoadableLocalTests {
         #expect(resource.value == 3)
     }
 
-    @Test("description shows the state and the load in flight")
+    @Test("description shows the state, the load in flight and the loads queued")
     func description() {
         #expect(loadable(.started(id(1)), .finished(id(1), 5), .started(id(2))).description == "refreshing(value: 5) (#2 in flight)")
         #expect(
             loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)), .failed(id(2), .offline)).description
                 == "error(error: offline) (last value: 5)")
+        #expect(loadable(.started(id(1)), .queued(id(2)), .queued(id(3))).description == "loading (#1 in flight) (queued: #2, #3)")
     }
 }

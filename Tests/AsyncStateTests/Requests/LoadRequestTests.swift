@@ -373,7 +373,8 @@ struct LoadRequestOptionsTests {
         let plain = LoadRequest { () async throws(TestError) in 1 }
         #expect(plain.retryPolicy == nil && plain.loadTimeout == nil && plain.clock == nil)
         #expect(plain.isDirect, "an operation with no retry and no timeout takes the fast path")
-        let full = plain.retry(RetryPolicy(attempts: 3)).timeout(LoadTimeout(.seconds(2), failure: .timedOut)).stamped(by: LoadClock(TestClock()))
+        let full = plain.retry(RetryPolicy(attempts: 3)).timeout(LoadTimeout(.seconds(2), failure: .timedOut)).stamped(
+            by: LoadClock(TestClock()))
         #expect(full.retryPolicy?.attempts == 3)
         #expect(full.loadTimeout != nil)
         #expect(full.clock != nil)
@@ -424,10 +425,11 @@ struct RetryPlanTests {
         let task = store.send(.load)
         // Inside the send that started it, before its first attempt has answered.
         #expect(steps.map(\.action) == [.started(id(2)), .planned(id(2), attempts: 3)])
-        #expect(steps.map(\.activity) == [
-            LoadActivity(reason: start.reason, lastFailure: start.lastFailure),
-            LoadActivity(reason: start.reason, attempts: 3, lastFailure: start.lastFailure),
-        ])
+        #expect(
+            steps.map(\.activity) == [
+                LoadActivity(reason: start.reason, lastFailure: start.lastFailure),
+                LoadActivity(reason: start.reason, attempts: 3, lastFailure: start.lastFailure),
+            ])
         await service[0].waitForArrivals()
         #expect(store.number.activity == LoadActivity(reason: start.reason, attempt: 1, attempts: 3, lastFailure: start.lastFailure))
         service[0].open(with: 7)
@@ -477,10 +479,11 @@ struct RetryPlanTests {
         #expect(service[0].observedCancellation)
         service[1].open(with: 2)
         await second.finish()
-        #expect(steps.map(\.action) == [
-            .started(id(1)), .planned(id(1), attempts: 2), .started(id(2)), .planned(id(2), attempts: 2), .cancelled(id(1)),
-            .finished(id(2), 2),
-        ])
+        #expect(
+            steps.map(\.action) == [
+                .started(id(1)), .planned(id(1), attempts: 2), .started(id(2)), .planned(id(2), attempts: 2), .cancelled(id(1)),
+                .finished(id(2), 2),
+            ])
         #expect(steps.map(\.isDropped) == [false, false, false, false, true, false])
         #expect(store.number.state == .success(value: 2))
         #expect(service.calls == 2, "the superseded load made no second attempt")

@@ -20,7 +20,8 @@ struct StreamLoadTests {
 
     /// Load `raw` of the store's `[9]` in flight, showing `partial` once it has streamed some.
     func refreshing(_ raw: UInt64 = 1, partial: [Int]? = nil) -> Loadable<[Int], TestError> {
-        Loadable(expecting: .refreshing(value: partial ?? [9]), settledState: .success(value: [9]), inFlightID: id(raw), partialValue: partial)
+        Loadable(
+            expecting: .refreshing(value: partial ?? [9]), settledState: .success(value: [9]), inFlightID: id(raw), partialValue: partial)
     }
 
     /// Load `raw` settled with `value`.
@@ -178,7 +179,8 @@ struct StreamLoadTests {
         await receive(store, .planned(id(1), attempts: 2), Loadable(expecting: .loading, inFlightID: id(1), activity: first))
         attempts[0][0].open(with: 1)
         await receive(
-            store, .progress(id(1), [1]), Loadable(expecting: .refreshing(value: [1]), inFlightID: id(1), activity: first, partialValue: [1]))
+            store, .progress(id(1), [1]),
+            Loadable(expecting: .refreshing(value: [1]), inFlightID: id(1), activity: first, partialValue: [1]))
         attempts[0][1].fail(with: TestError.offline)
         let retry = LoadRetry<TestError>(attempt: 1, of: 2, failure: .offline, wait: .zero)
         await receive(store, .retrying(id(1), retry), Loadable(expecting: .loading, inFlightID: id(1), activity: second))
@@ -186,7 +188,8 @@ struct StreamLoadTests {
         #expect(store.state.numbers.value == nil)
         attempts[1][0].open(with: 7)
         await receive(
-            store, .progress(id(1), [7]), Loadable(expecting: .refreshing(value: [7]), inFlightID: id(1), activity: second, partialValue: [7]))
+            store, .progress(id(1), [7]),
+            Loadable(expecting: .refreshing(value: [7]), inFlightID: id(1), activity: second, partialValue: [7]))
         attempts[1][1].fail(with: StreamSource.End())
         await receive(store, .finished(id(1), [7]), settled([7]))
         await store.finish()
@@ -198,7 +201,8 @@ struct StreamLoadTests {
         let store = patient(TestStore(initialState: Loadable<Int, TestError>(value: 3), reducer: WholeValues(sources: sources)))
         func refreshing(_ raw: UInt64, from value: Int, partial: Int? = nil) -> Loadable<Int, TestError> {
             Loadable(
-                expecting: .refreshing(value: partial ?? value), settledState: .success(value: value), inFlightID: id(raw), partialValue: partial)
+                expecting: .refreshing(value: partial ?? value), settledState: .success(value: value), inFlightID: id(raw),
+                partialValue: partial)
         }
         store.send(.load(0))
         await store.receive(.value(.started(id(1)))) { $0 = refreshing(1, from: 3) }
@@ -259,7 +263,8 @@ struct WholeValues: Reducer {
         switch action {
         case .load(let index):
             let source = sources[index]
-            return state.load(Action.value, LoadRequest(stream: { GatedSequence(source: source) }, mapError: { $0 as? TestError ?? .offline }))
+            return state.load(
+                Action.value, LoadRequest(stream: { GatedSequence(source: source) }, mapError: { $0 as? TestError ?? .offline }))
         case .value(let load):
             return state.reduce(load)
         }
