@@ -180,14 +180,16 @@ struct QueuePolicyTests {
             }
         }
         await gates[0].waitForArrivals()
-        let rest = (1..<3).map { k in
-            Task {
-                await tracker.run("save", overlap: .queue) {
-                    log.withLock { $0.append(k) }; return try await gates[k].wait()
-                }
-            }
+        var rest: [Task<OperationResult<Int, AnyError>, Never>] = []
+        for k in 1..<3 {
+            rest.append(
+                await startCaller {
+                    await tracker.run("save", overlap: .queue) {
+                        log.withLock { $0.append(k) }; return try await gates[k].wait()
+                    }
+                })
         }
-        while tracker.waitingCount("save") < 2 { await Task.yield() }
+        // Each run is counted as soon as its call is queued.
         #expect(tracker.waitingCount("save") == 2 && tracker.isActive("save"))
         gates[0].open(with: 0)
         #expect(await first.value.value == 0)
@@ -211,14 +213,16 @@ struct QueuePolicyTests {
             }
         }
         await gate.waitForArrivals()
-        let rest = (1..<4).map { k in
-            Task {
-                await tracker.run("save", overlap: .queue) {
-                    log.withLock { $0.append(k) }; return k
-                }
-            }
+        var rest: [Task<OperationResult<Int, AnyError>, Never>] = []
+        for k in 1..<4 {
+            rest.append(
+                await startCaller {
+                    await tracker.run("save", overlap: .queue) {
+                        log.withLock { $0.append(k) }; return k
+                    }
+                })
         }
-        while tracker.waitingCount("save") < 3 { await Task.yield() }
+        #expect(tracker.waitingCount("save") == 3)
         gate.open(with: 0)
         #expect(await first.value.value == 0)
         var results: [Int?] = []
