@@ -1,0 +1,225 @@
+import AsyncState
+import AsyncStateTesting
+import Testing
+
+@Suite("String(dumping:)")
+struct ValueDumpTests {
+    struct Point: Equatable { var x: Int; var y: Int }
+    struct Line { var from: Point; var to: Point; var label: String? }
+    enum Shape { case dot, circle(radius: Int), segment(Point, Point), labelled(String, size: Int) }
+    final class Node { var name = "root"; var next: Node? }
+    struct Wide { var numbers = Array(0..<30) }
+
+    @Test(
+        "values print deterministically",
+        arguments: [
+            (Point(x: 1, y: 2) as any Sendable, "Point(x: 1, y: 2)"),
+            (
+                Line(from: .init(x: 0, y: 0), to: .init(x: 1, y: 1), label: nil),
+                "Line(from: Point(x: 0, y: 0), to: Point(x: 1, y: 1), label: nil)"
+            ),
+            (
+                Line(from: .init(x: 0, y: 0), to: .init(x: 1, y: 1), label: "a"),
+                #"Line(from: Point(x: 0, y: 0), to: Point(x: 1, y: 1), label: "a")"#
+            ),
+            (Shape.dot, ".dot"),
+            (Shape.circle(radius: 3), ".circle(radius: 3)"),
+            (Shape.segment(.init(x: 0, y: 1), .init(x: 2, y: 3)), ".segment(Point(x: 0, y: 1), Point(x: 2, y: 3))"),
+            (Shape.labelled("s", size: 2), #".labelled("s", size: 2)"#),
+            ([1, 2, 3], "[1, 2, 3]"),
+            ([Int](), "[]"),
+            (["b": 2, "a": 1, "c": 3], #"["a": 1, "b": 2, "c": 3]"#),
+            ([String: Int](), "[:]"),
+            (KeyedStates([("b", 2), ("a", 1)]), #"["b": 2, "a": 1]"#),
+            (KeyedStates<Int, Int>(), "[:]"),
+            (Set([3, 1, 2]), "Set([1, 2, 3])"),
+            (Optional<Int>.none as any Sendable, "nil"),
+            (Optional(5) as any Sendable, "5"),
+            ("quote \"me\"", #""quote \"me\"""#),
+            (LoadID(7), "#7"),
+            (true, "true"),
+            (2.5, "2.5"),
+            ((1, label: "x"), #"(1, label: "x")"#),
+            (AsyncState<Int, Never>.success(value: 3), ".success(value: 3)"),
+            (AnyError(TestFailure.boom), "AnyError(.boom)"),
+        ])
+    func oneLine(value: any Sendable, text: String) {
+        #expect(String(dumping: value) == text)
+    }
+
+    @Test("large values break into indented lines")
+    func multiline() {
+        let line = Line(from: .init(x: 100_000, y: 200_000), to: .init(x: 300_000, y: 400_000), label: "a long enough label")
+        #expect(
+            String(dumping: line) == """
+                Line(
+                  from: Point(x: 100000, y: 200000),
+                  to: Point(x: 300000, y: 400000),
+                  label: "a long enough label",
+                )
+                """)
+    }
+
+    @Test("classes print without addresses and cycles terminate")
+    func classesAndCycles() {
+        let node = Node()
+        node.next = node
+        let text = String(dumping: node)
+        #expect(text == #"Node(name: "root", next: Node(↩︎))"#)
+        #expect(!text.contains("0x"))
+    }
+
+    // The mirror of a plain loadable is the same as before issue 25: the
+    // fields of a layer (freshness, the queue, edits, pages) appear only
+    // once that layer is used (see the next tests).
+    @Test("a plain loadable prints every field of a plain load")
+    func loadable() {
+        var resource = Loadable<Int, TestFailure>()
+        _ = resource.apply(.started(LoadID(1)))
+        #expect(
+            String(dumping: resource) == """
+                Loadable<Int, TestFailure>(
+                  state: .loading,
+                  value: nil,
+                  settledState: .notLoaded,
+                  inFlightID: #1,
+                  newestID: #1,
+                  activity: LoadActivity(firstLoad, attempt 1),
+                  partialValue: nil,
+                )
+                """)
+    }
+
+    @Test("a stamped loadable also prints when its value settled, and whether it was invalidated")
+    func stampedLoadable() {
+        var resource = Loadable<Int, TestFailure>()
+        _ = resource.apply(.started(LoadID(1)))
+        _ = resource.apply(.at(LoadClock.Instant(offset: .seconds(3)), .finished(LoadID(1), 4)))
+        resource.invalidate()
+        #expect(
+            String(dumping: resource) == """
+                Loadable<Int, TestFailure>(
+                  state: .success(value: 4),
+                  value: 4,
+                  settledState: .success(value: 4),
+                  inFlightID: nil,
+                  newestID: #1,
+                  activity: nil,
+                  partialValue: nil,
+                  settledAt: Instant(offset: 3.0 seconds),
+                  isInvalidated: true,
+                )
+                """)
+    }
+
+    @Test("a loadable with loads waiting in its queue also prints them")
+    func queuedLoadable() {
+        var resource = Loadable<Int, TestFailure>()
+        _ = resource.apply(.started(LoadID(1)))
+        _ = resource.apply(.planned(LoadID(1), attempts: 2))
+        _ = resource.apply(.queued(LoadID(2)))
+        #expect(
+            String(dumping: resource) == """
+                Loadable<Int, TestFailure>(
+                  state: .loading,
+                  value: nil,
+                  settledState: .notLoaded,
+                  inFlightID: #1,
+                  newestID: #2,
+                  activity: LoadActivity(firstLoad, attempt 1 of 2),
+                  partialValue: nil,
+                  queuedIDs: [#2],
+                )
+                """)
+    }
+
+    @Test("a loadable whose queue emptied prints, and compares, as one that never queued")
+    func emptiedQueue() {
+        var queued = Loadable<Int, TestFailure>()
+        _ = queued.apply(.started(LoadID(1)))
+        _ = queued.apply(.queued(LoadID(2)))
+        _ = queued.apply(.cancelled(LoadID(2)))
+        let neverQueued = Loadable<Int, TestFailure>(expecting: .loading, inFlightID: LoadID(1), newestID: LoadID(2))
+        #expect(queued == neverQueued)
+        #expect(String(dumping: queued) == String(dumping: neverQueued))
+        #expect(!String(dumping: queued).contains("queuedIDs"))
+    }
+}
+
+enum TestFailure: Error, Equatable { case boom }
+
+@Suite("Field changes")
+struct FieldChangeTests {
+    struct State { var title: String; var tags: [String]; var scores: [String: Int]; var profile: Loadable<Int, TestFailure> }
+
+    @Test("only the fields that changed are listed, by path")
+    func changes() {
+        var profile = Loadable<Int, TestFailure>()
+        let before = State(title: "a", tags: ["x"], scores: ["k": 1], profile: profile)
+        _ = profile.apply(.started(LoadID(1)))
+        let after = State(title: "b", tags: ["x", "y"], scores: ["k": 2], profile: profile)
+        #expect(
+            FieldList(after).changes(from: FieldList(before)) == [
+                #"title: "a" → "b""#,
+                "tags.count: 1 → 2",
+                #"tags[1]: + "y""#,
+                "scores[\"k\"]: 1 → 2",
+                "profile.state: .notLoaded → .loading",
+                "profile.inFlightID: nil → #1",
+                "profile.newestID: nil → #1",
+                "profile.activity: nil → LoadActivity(firstLoad, attempt 1)",
+            ])
+    }
+
+    @Test("a layer coming into use lists its fields as added")
+    func layerFieldsAdded() {
+        var profile = Loadable<Int, TestFailure>()
+        let before = State(title: "a", tags: [], scores: [:], profile: profile)
+        _ = profile.apply(.started(LoadID(1)))
+        _ = profile.apply(.at(LoadClock.Instant(offset: .seconds(3)), .finished(LoadID(1), 4)))
+        let after = State(title: "a", tags: [], scores: [:], profile: profile)
+        #expect(
+            FieldList(after).changes(from: FieldList(before)) == [
+                "profile.state: .notLoaded → .success(value: 4)",
+                "profile.value: nil → 4",
+                "profile.settledState: .notLoaded → .success(value: 4)",
+                "profile.newestID: nil → #1",
+                "profile.settledAt.offset: + 3.0 seconds",
+                "profile.isInvalidated: + false",
+            ])
+        var invalidated = profile
+        invalidated.invalidate()
+        let later = State(title: "a", tags: [], scores: [:], profile: invalidated)
+        #expect(FieldList(later).changes(from: FieldList(after)) == ["profile.isInvalidated: false → true"])
+    }
+
+    @Test("a plan changes only the activity")
+    func planChangesActivity() {
+        var profile = Loadable<Int, TestFailure>()
+        _ = profile.apply(.started(LoadID(1)))
+        let before = State(title: "a", tags: [], scores: [:], profile: profile)
+        _ = profile.apply(.planned(LoadID(1), attempts: 3))
+        let after = State(title: "a", tags: [], scores: [:], profile: profile)
+        #expect(
+            FieldList(after).changes(from: FieldList(before)) == [
+                "profile.activity: LoadActivity(firstLoad, attempt 1) → LoadActivity(firstLoad, attempt 1 of 3)"
+            ])
+    }
+
+    @Test("removed entries are listed")
+    func removed() {
+        #expect(FieldList([1, 2]).changes(from: FieldList([1, 2, 3])) == ["count: 3 → 2", "[2]: - 3"])
+    }
+
+    @Test("reordering keyed states is a change of their keys; a changed row is listed by key")
+    func keyedStates() {
+        let before: KeyedStates<Int, Int> = [1: 10, 2: 20]
+        #expect(FieldList([2: 20, 1: 10] as KeyedStates).changes(from: FieldList(before)) == ["keys: [1, 2] → [2, 1]"])
+        #expect(FieldList([1: 10, 2: 21] as KeyedStates).changes(from: FieldList(before)) == ["[2]: 20 → 21"])
+    }
+
+    @Test("an unchanged value has no changes")
+    func unchanged() {
+        #expect(FieldList(["a": [1]]).changes(from: FieldList(["a": [1]])).isEmpty)
+    }
+}

@@ -1,0 +1,84 @@
+import AsyncState
+import AsyncStateTesting
+import Testing
+
+@Suite("Effect")
+@MainActor
+struct EffectTests {
+    @Test("cancelling a concatenation stops the parts that have not run yet")
+    func cancelConcatenation() async {
+        let gate = Gate<Int>()
+        let reducer = Reduce<[Int], Int> { state, action in
+            switch action {
+            case 0:
+                return Effect.concatenate(
+                    .run { send in send(try await gate.wait()) },
+                    .send(2),
+                    .send(3)
+                ).cancellable(id: "chain")
+            case -1:
+                return .cancel(id: "chain")
+            default:
+                state.append(action)
+                return .none
+            }
+        }
+        let store = Store(initialState: [Int](), reducer: reducer)
+        let task = store.send(0)
+        await gate.waitForArrivals()
+        store.send(-1)
+        gate.open(with: 1)
+        await task.finish()
+        #expect(store.state == [])
+        #expect(store.runningEffectCount == 0)
+    }
+
+    @Test("a concatenation runs its parts in order, each after the previous one ends")
+    func concatenationOrder() async {
+        let first = Gate<Int>()
+        let reducer = Reduce<[Int], Int> { state, action in
+            guard action == 0 else { state.append(action); return .none }
+            return .concatenate(.run { send in send(try await first.wait()) }, .send(2))
+        }
+        let store = Store(initialState: [Int](), reducer: reducer)
+        let task = store.send(0)
+        await first.waitForArrivals()
+        #expect(store.state == [])
+        first.open(with: 1)
+        await task.finish()
+        #expect(store.state == [1, 2])
+    }
+
+    @Test("merging keeps a stale-drop mark from either side")
+    func mergeKeepsDropMark() {
+        var loadable = Loadable<Int, Never>()
+        let dropped: Effect<Int> = loadable.reduce(.finished(LoadID(1), 1))
+        let store = Store(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { _, _ in
+                .merge(.none, dropped)
+            })
+        var marks: [Bool] = []
+        store.observeTransitions { marks.append($0.isDropped) }
+        store.send(0)
+        #expect(marks == [true])
+    }
+
+    @Test("cancellable with cancelInFlight replaces the effect already running")
+    func cancelInFlight() async {
+        let first = Gate<Int>(), second = Gate<Int>()
+        let reducer = Reduce<[Int], Gate<Int>?> { state, gate in
+            guard let gate else { return .none }
+            return Effect<Gate<Int>?>.run { _ in _ = try await gate.wait() }.cancellable(id: "one", cancelInFlight: true)
+        }
+        let store = Store(initialState: [Int](), reducer: reducer)
+        let a = store.send(first)
+        await first.waitForArrivals()
+        let b = store.send(second)
+        await a.finish()
+        #expect(first.observedCancellation)
+        second.open(with: 0)
+        await b.finish()
+        #expect(!second.observedCancellation)
+    }
+}
