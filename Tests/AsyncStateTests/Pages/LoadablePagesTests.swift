@@ -165,6 +165,20 @@ struct LoadablePagesTests {
         #expect(feed.moreError == nil && feed.value?.elements == [0, 1, 2, 3])
     }
 
+    @Test("a refresh that replaces the list clears the error of a load more of the old list")
+    func refreshClearsMoreError() throws {
+        var feed = loadedNumberFeed()
+        let request = try #require(feed.nextRequest)
+        _ = feed.apply(.more(request, .started(id(2))))
+        _ = feed.apply(.more(request, .failed(id(2), .offline)))
+        #expect(feed.moreError == .offline)
+        _ = feed.apply(.started(id(3)))
+        _ = feed.apply(.finished(id(3), numbers(10, next: 1)))
+        // `moreError` is documented as the failure "until a page loads or the list is replaced".
+        #expect(feed.moreError == nil)
+        #expect(feed == Loadable(expecting: .success(value: numbers(10, next: 1)), newestID: id(3), newestMoreID: id(2)))
+    }
+
     @Test("a failed refresh keeps every page and records the list's error apart from the more lane's")
     func failedRefresh() {
         var feed = loadedNumberFeed()
