@@ -114,6 +114,23 @@ struct LoadableEditsTests {
         #expect(value.partialValue == [1: 10, 2: 20])
     }
 
+    @Test("a newer load drops the partial value of the one it supersedes: pending edits show on the confirmed value again")
+    func supersededPartialUnderEdits() {
+        var value = EditedRows(value: rows)
+        _ = value.apply(.started(id(1)))
+        _ = value.start(2, SetRow(1, to: 5))
+        _ = value.apply(.progress(id(1), [1: 10, 2: 20]))
+        #expect(value.value == [1: 5, 2: 20])
+        _ = value.apply(.started(id(3)))
+        #expect(value.partialValue == nil)
+        #expect(value.value == [1: 5, 2: 0, 3: 0], "the superseded load's partial value is gone")
+        #expect(
+            value
+                == Loadable(
+                    expecting: .refreshing(value: [1: 5, 2: 0, 3: 0]), settledState: .success(value: rows), inFlightID: id(3),
+                    pendingEdits: [id(2): AnyEdit(SetRow(1, to: 5))]))
+    }
+
     @Test("a rollback after a newer load keeps the newer value")
     func rollbackAfterLoad() {
         var value = EditedRows(value: rows)
