@@ -314,6 +314,28 @@ struct LoadablePagesTests {
         #expect(feed == Loadable(expecting: .success(value: numbers(30, next: nil)), newestID: id(3)))
     }
 
+    @Test("a queued load that takes its turn supersedes a load more in flight, as any refresh does")
+    func queuedTurnSupersedesMore() throws {
+        var feed = loadedNumberFeed()
+        _ = feed.apply(.started(id(2)))
+        _ = feed.apply(.queued(id(3))) // waits behind the refresh
+        _ = feed.apply(.finished(id(2), numbers(0, next: 1)))
+        let request = try #require(feed.nextRequest)
+        _ = feed.apply(.more(request, .started(id(4))))
+        #expect(feed.apply(.started(id(3))) == .applied)
+        #expect(!feed.isLoadingMore, "a load more never runs while the list loads")
+        #expect(feed.apply(.more(request, .finished(id(4), numbers(2, next: nil)))) == .dropped)
+        #expect(feed.value?.elements == [0, 1])
+    }
+
+    @Test("reset keeps the window: it is how the list is kept, not what it holds")
+    func resetKeepsWindow() {
+        var feed = loadedNumberFeed(window: 2)
+        feed.reset()
+        #expect(feed.window == 2)
+        #expect(feed.value == nil && !feed.isLoading)
+    }
+
     @Test("the more lane of a value that is not Pages drops everything")
     func notPages() {
         var plain = Loadable<Int, TestError>(value: 1)
