@@ -112,8 +112,10 @@ struct ComposedModelTests {
         var reference: ComposedReference
         /// Each row's version on the server: the last confirmed edit's.
         var server = [Int](repeating: 0, count: ComposedModelTests.rowCount + 1)
-        /// What the server held when each load started.
+        /// What the server held when each load of the value lane and of the
+        /// more lane started.
         var snapshots: [UInt64: [Int]] = [:]
+        var moreSnapshots: [UInt64: [Int]] = [:]
         /// The edit each edit ID started with.
         var edits: [UInt64: PlainEdit] = [:]
         var now = 0
@@ -136,6 +138,7 @@ struct ComposedModelTests {
         }
 
         func snapshot(_ id: UInt64) -> [Int] { snapshots[id] ?? server }
+        func moreSnapshot(_ id: UInt64) -> [Int] { moreSnapshots[id] ?? server }
 
         static func request(_ page: Int, _ list: UInt64?) -> PageRequest { PageRequest(page: page, list: list.map { LoadID($0) }) }
 
@@ -195,11 +198,11 @@ struct ComposedModelTests {
                 stale = list.inFlightID != LoadID(id)
                 expected = reference.plan(id, attempts: attempts)
             case .moreStart(let id, let page, let owner):
-                if snapshots[id] == nil { snapshots[id] = server }
+                if moreSnapshots[id] == nil { moreSnapshots[id] = server }
                 action = .more(Self.request(page, owner), .started(LoadID(id)))
                 expected = reference.moreStart(id, page: page, list: owner)
             case .moreFinish(let id, let page, let owner):
-                let (pages, plain) = Self.page(page, of: snapshot(id))
+                let (pages, plain) = Self.page(page, of: moreSnapshot(id))
                 action = .more(Self.request(page, owner), .finished(LoadID(id), pages))
                 stale = list.moreID != LoadID(id) || list.loadingMore != Self.request(page, owner)
                 settles = true
