@@ -100,7 +100,8 @@ struct LoadableStalenessTests {
     func sameMeaning() {
         let actions: [LoadAction<Int, TestError>] = [
             .started(LoadID(1)), .started(LoadID(2)), .finished(LoadID(1), 1), .failed(LoadID(2), .offline),
-            .started(LoadID(3)), .cancelled(LoadID(3)), .started(LoadID(4)), .retrying(LoadID(4), LoadRetry(attempt: 1, of: 2, failure: .timedOut, wait: .seconds(1))),
+            .started(LoadID(3)), .cancelled(LoadID(3)), .started(LoadID(4)),
+            .retrying(LoadID(4), LoadRetry(attempt: 1, of: 2, failure: .timedOut, wait: .seconds(1))),
             .progress(LoadID(4), 3), .finished(LoadID(4), 4), .finished(LoadID(4), 5),
         ]
         var plain = Loadable<Int, TestError>()

@@ -136,11 +136,14 @@ struct CacheModelTests {
                 let fired = Bool.random(using: &random) ? token ?? 999 : 999
                 log.append("collect(\(key), #\(fired))")
                 let collected = state._book.collect(key, token: fired) != nil
-                guard collected == (token != nil && fired == token) else { return "collect(\(key)) \(collected)\n" + log.joined(separator: "\n") }
+                guard collected == (token != nil && fired == token) else {
+                    return "collect(\(key)) \(collected)\n" + log.joined(separator: "\n")
+                }
                 if collected { model.collect(key) }
             }
             guard expected == actual else {
-                return "commands \(String(describing: actual)), the model says \(String(describing: expected))\n" + log.joined(separator: "\n")
+                return "commands \(String(describing: actual)), the model says \(String(describing: expected))\n"
+                    + log.joined(separator: "\n")
             }
             guard state.count == model.users.count, model.users.allSatisfy({ state.users(of: $0.key) == $0.value }) else {
                 return "entries \(state) differ from the model \(model.users)\n" + log.joined(separator: "\n")

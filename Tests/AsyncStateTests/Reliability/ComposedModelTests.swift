@@ -275,7 +275,8 @@ struct ComposedModelTests {
                 if applied, settles, let problem = lostEdit() { return "after \(action): \(problem)" }
             }
             if list.isInvalidated != (invalidation != nil) {
-                return "invalidation: the list says \(list.isInvalidated), yet \(invalidation == nil ? "a load started since succeeded" : "none started since succeeded")"
+                return
+                    "invalidation: the list says \(list.isInvalidated), yet \(invalidation == nil ? "a load started since succeeded" : "none started since succeeded")"
             }
             return compare()
         }
@@ -312,7 +313,8 @@ struct ComposedModelTests {
                 case .nextPage: .nextPage
                 }
             return PlainActivity(
-                reason: reason, attempt: activity.attempt, attempts: activity.attempts, wait: activity.wait, lastFailure: activity.lastFailure)
+                reason: reason, attempt: activity.attempt, attempts: activity.attempts, wait: activity.wait,
+                lastFailure: activity.lastFailure)
         }
 
         static func plain(_ state: AsyncState<Pages<Int, Int>, TestError>) -> PlainState {
@@ -344,7 +346,9 @@ struct ComposedModelTests {
             check("settledAt", list.settledAt, r.settledAt.map { instant(ms: $0) })
             check("isInvalidated", list.isInvalidated, r.isInvalidated)
             check("invalidatedBefore", list.invalidatedBefore.map { $0?.rawValue }, r.mark)
-            check("isStale", list.isStale(maxAge: .milliseconds(ComposedModelTests.maxAge), at: instant(ms: now)), r.isStale(maxAge: ComposedModelTests.maxAge, now: now))
+            check(
+                "isStale", list.isStale(maxAge: .milliseconds(ComposedModelTests.maxAge), at: instant(ms: now)),
+                r.isStale(maxAge: ComposedModelTests.maxAge, now: now))
             check("moreID", list.moreID?.rawValue, r.more?.id)
             check("loadingMore", list.loadingMore, r.more.map { Self.request($0.page, $0.list) })
             check("newestMoreID", list.newestMoreID?.rawValue, r.moreNewest)
@@ -356,7 +360,8 @@ struct ComposedModelTests {
             check("conflicts", list.conflicts.map(\.rawValue), r.conflicts)
             check("editError", list.editError, r.editError)
             check("newestEditID", list.newestEditID?.rawValue, r.editNewest)
-            let reapplied = list.reappliedEdits.map { edit in (edit.base as? SetVersion).map { PlainEdit(row: $0.row, version: $0.version) } }
+            let reapplied = list.reappliedEdits.map { edit in (edit.base as? SetVersion).map { PlainEdit(row: $0.row, version: $0.version) }
+            }
             check("reappliedEdits", reapplied, r.unreflected.map { Optional($0) })
             if list.isLoading != (list.inFlightID != nil) || (list.activity != nil) != list.isLoading {
                 differences.append("loading flags disagree with the load in flight")
@@ -485,7 +490,9 @@ struct ComposedModelTests {
             }
             if let id = r.inFlight { return [.finish(id), .finish(id), .fail(id), .cancel(id)].randomElement(using: &random)! }
             if let id = r.queue.first { return Bool.random(using: &random) ? .start(id) : .cancel(id) }
-            if let edit = r.pending.first { return [.editConfirm(edit.id), .editFail(edit.id), .editCancel(edit.id)].randomElement(using: &random)! }
+            if let edit = r.pending.first {
+                return [.editConfirm(edit.id), .editFail(edit.id), .editCancel(edit.id)].randomElement(using: &random)!
+            }
             return nil
         }
     }

@@ -111,7 +111,9 @@ struct ExhaustiveFreshnessTests {
         }
         guard reloads.count <= 1 else { return "reloaded \(reloads.count) times for one invalidation" }
         if loadable.isLoading { return "still loading after every load ended: \(loadable)" }
-        if loadable.isInvalidated != invalidated { return "invalidated at the end: \(loadable.isInvalidated), the reference says \(invalidated)" }
+        if loadable.isInvalidated != invalidated {
+            return "invalidated at the end: \(loadable.isInvalidated), the reference says \(invalidated)"
+        }
         if invalidation == .reloadAtOnce {
             let startedAfter = loadable.newestID.map { id in mark.map { id.rawValue > $0 } ?? true } ?? false
             guard startedAfter else { return "no load started after the invalidation: \(loadable)" }

@@ -198,7 +198,8 @@ struct PageModelTests {
             guard feed.inFlightID?.rawValue == model.listInFlight, feed.error == listError,
                 feed.newestID?.rawValue == model.listNewest
             else {
-                return "list lane \(feed), model in flight \(String(describing: model.listInFlight)) error \(String(describing: model.listError))"
+                return
+                    "list lane \(feed), model in flight \(String(describing: model.listInFlight)) error \(String(describing: model.listError))"
             }
             guard feed.moreID?.rawValue == model.more?.id, feed.moreError == model.moreError,
                 feed.newestMoreID?.rawValue == model.moreNewest
