@@ -1,0 +1,236 @@
+import AsyncState
+import AsyncStateControls
+import Testing
+
+/// What a cache entry can do now that it is an `AsyncValue`: pages,
+/// optimistic edits, prefetching, cancelling one entry, awaiting a reload.
+@Suite("Cache: entries are AsyncValues", .timeLimit(.minutes(1)))
+@MainActor
+struct CacheCapabilityTests {
+    typealias Feeds = Cache<String, Pages<Post, Int>, TestError>
+
+    /// A cache of paged feeds whose first pages come from `firstPages`.
+    func makeFeeds(_ firstPages: CacheBackend<String, Pages<Post, Int>>) -> (Feeds, TestClock) {
+        let clock = TestClock()
+        let feeds = Feeds(clock: clock, staleAfter: .seconds(30), collectAfter: .seconds(60), request: firstPages.request)
+        return (feeds, clock)
+    }
+
+    @Test("a cache of paged lists: loadMore on one entry appends a page every user of it sees, and no other entry")
+    func pagedEntries() async throws {
+        let firstPages = CacheBackend<String, Pages<Post, Int>>()
+        let morePages = CacheBackend<Int, Pages<Post, Int>>()
+        let (feeds, _) = makeFeeds(firstPages)
+        let home = feeds.subscribe("home"), homeAgain = feeds.subscribe("home"), other = feeds.subscribe("other")
+        await firstPages.waitForCalls(2)
+        firstPages.answer("home", with: page(1...3, next: 2))
+        firstPages.answer("other", with: page(100...101, next: 2))
+        await home.loaded()
+        await other.loaded()
+        #expect(home.hasMore)
+        let entry = try #require(feeds["home"])
+        let loadingMore = await startCaller { await entry.loadMore(morePages.request) }
+        await morePages.waitForCalls(1)
+        #expect(morePages.calls.first?.key == 2, "asked with the next page's cursor")
+        #expect(homeAgain.isLoadingMore)
+        await feeds["home"]?.loadMore(morePages.request)
+        #expect(morePages.calls.count == 1, "a second load more while one runs starts nothing")
+        morePages.answer(2, with: page(4...5, next: nil))
+        await loadingMore.value
+        #expect(homeAgain.value?.map(\.id) == [1, 2, 3, 4, 5])
+        #expect(homeAgain.value?.pageCount == 2 && !homeAgain.hasMore)
+        #expect(other.value?.map(\.id) == [100, 101])
+        await feeds["home"]?.loadMore(morePages.request)
+        #expect(morePages.calls.count == 1, "at the end, load more starts nothing")
+    }
+
+    @Test("invalidating a paged entry reloads its first page, replacing every page")
+    func pagedInvalidation() async throws {
+        let firstPages = CacheBackend<String, Pages<Post, Int>>()
+        let morePages = CacheBackend<Int, Pages<Post, Int>>()
+        let (feeds, _) = makeFeeds(firstPages)
+        let home = feeds.subscribe("home")
+        await firstPages.waitForCalls(1)
+        firstPages.answer("home", with: page(1...2, next: 2))
+        await home.loaded()
+        let entry = try #require(feeds["home"])
+        let loadingMore = await startCaller { await entry.loadMore(morePages.request) }
+        await morePages.waitForCalls(1)
+        let invalidating = await startCaller { await entry.invalidate() }
+        await firstPages.waitForCalls(2)
+        await loadingMore.value
+        #expect(morePages.calls[0].gate.observedCancellation, "the refresh supersedes the load more in flight")
+        firstPages.answer("home", with: page(10...12, next: 2))
+        await invalidating.value
+        #expect(home.value?.map(\.id) == [10, 11, 12] && home.value?.pageCount == 1)
+        #expect(!home.isInvalidated)
+    }
+
+    @Test("an optimistic edit of one entry shows at once and is applied again over a load that started before it")
+    func editOverEarlierLoad() async throws {
+        let firstPages = CacheBackend<String, Pages<Post, Int>>()
+        let (feeds, clock) = makeFeeds(firstPages)
+        let home = feeds.subscribe("home"), other = feeds.subscribe("other")
+        await firstPages.waitForCalls(2)
+        firstPages.answer("home", with: page(1...3, next: nil))
+        firstPages.answer("other", with: page(1...3, next: nil))
+        await home.loaded()
+        await other.loaded()
+        // A refetch starts, reading the server before the like.
+        clock.advance(by: .seconds(31))
+        feeds.refetchStale()
+        await firstPages.waitForCalls(4)
+        let like = Gate<Bool>()
+        let entry = try #require(feeds["home"])
+        let liking = await startCaller { await entry.edit(SetLiked(postID: 2, liked: true), saving(like)) }
+        await like.waitForArrivals()
+        #expect(home.value?.filter(\.isLiked).map(\.id) == [2], "shown at once")
+        #expect(other.value?.contains(where: \.isLiked) == false, "and on this entry only")
+        like.open(with: true)
+        let ended = await liking.value
+        guard case .confirmed = ended else {
+            Issue.record("the like ended \(String(describing: ended))")
+            return
+        }
+        // The refetch answers with what it read: the post not liked yet.
+        firstPages.answer("home", with: page(1...3, next: nil))
+        firstPages.answer("other", with: page(1...3, next: nil))
+        await yieldUntil { !home.isLoading && !other.isLoading }
+        #expect(home.value?.filter(\.isLiked).map(\.id) == [2], "the confirmed like is not lost")
+        #expect(home.entry.loadable.confirmedValue?.filter(\.isLiked).map(\.id) == [2])
+        #expect(other.value?.contains(where: \.isLiked) == false)
+    }
+
+    @Test("a failed edit of one entry rolls back only itself")
+    func failedEdit() async throws {
+        let (cache, _, backend) = makeCache()
+        let user = cache.subscribe(7)
+        await backend.waitForCalls(1)
+        backend.answer(7, with: "Lee")
+        await user.loaded()
+        let entry = try #require(cache[7])
+        let save = Gate<Bool>()
+        let renaming = await startCaller { await entry.edit(Rename(to: "Ada"), saving(save)) }
+        await save.waitForArrivals()
+        #expect(user.value == "Ada")
+        save.open(with: false)
+        let ended = await renaming.value
+        guard case .failed(_, .offline) = ended else {
+            Issue.record("the rename ended \(String(describing: ended))")
+            return
+        }
+        #expect(user.value == "Lee" && user.editError == .offline && user.error == nil)
+    }
+
+    @Test("prefetch loads an entry with no user; it is collected collectAfter later")
+    func prefetchIsCollected() async {
+        let (cache, clock, backend) = makeCache(staleAfter: .seconds(600), collectAfter: .seconds(60))
+        let prefetching = await startCaller { await cache.prefetch(7) }
+        await backend.waitForCalls(1)
+        #expect(cache.users(of: 7) == 0 && cache[7]?.isLoading == true)
+        backend.answer(7, with: "Lee")
+        await prefetching.value
+        #expect(cache[7]?.value == "Lee")
+        #expect(cache.users(of: 7) == 0)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(59))
+        #expect(cache[7]?.value == "Lee")
+        clock.advance(by: .seconds(1))
+        await yieldUntil { cache.count == 0 }
+        #expect(cache[7] == nil)
+    }
+
+    @Test("a prefetched entry that is subscribed before its collection is kept, and a fresh one is not loaded again")
+    func prefetchThenSubscribe() async {
+        let (cache, clock, backend) = makeCache(staleAfter: .seconds(600), collectAfter: .seconds(60))
+        let prefetching = await startCaller { await cache.prefetch(7) }
+        await backend.waitForCalls(1)
+        backend.answer(7, with: "Lee")
+        await prefetching.value
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(30))
+        let user = cache.subscribe(7)
+        await user.loaded()
+        #expect(user.value == "Lee")
+        #expect(backend.calls.count == 1, "fresh: no second load")
+        clock.advance(by: .seconds(600))
+        await yieldUntil { clock.sleeperCount == 0 }
+        #expect(cache[7]?.value == "Lee", "in use: never collected")
+        #expect(cache.users(of: 7) == 1)
+    }
+
+    @Test("a user who subscribes while a prefetch loads shares its load")
+    func subscribeDuringPrefetch() async {
+        let (cache, _, backend) = makeCache()
+        let prefetching = await startCaller { await cache.prefetch(7) }
+        await backend.waitForCalls(1)
+        let user = cache.subscribe(7)
+        backend.answer(7, with: "Lee")
+        await user.loaded()
+        await prefetching.value
+        #expect(backend.calls.count == 1)
+        #expect(user.value == "Lee")
+    }
+
+    @Test("prefetching a fresh entry loads nothing")
+    func prefetchFresh() async {
+        let (cache, _, backend, subscription) = await loadedCache()
+        await cache.prefetch(7)
+        #expect(backend.calls.count == 1)
+        _ = subscription
+    }
+
+    @Test("cancelling one entry's load returns it to its settled state, never a failure, and leaves other entries loading")
+    func cancelOneEntry() async {
+        let (cache, _, backend) = makeCache()
+        let seven = cache.subscribe(7), eight = cache.subscribe(8)
+        await backend.waitForCalls(2)
+        await backend.calls[0].gate.waitForArrivals()
+        cache[7]?.cancel()
+        #expect(cache[7]?.state == .notLoaded)
+        #expect(cache[7]?.error == nil)
+        await seven.loaded()
+        #expect(backend.calls[0].gate.observedCancellation)
+        #expect(cache[8]?.isLoading == true)
+        #expect(!backend.calls[1].gate.observedCancellation)
+        backend.answer(8, with: "Kim")
+        await eight.loaded()
+        #expect(eight.value == "Kim")
+        #expect(cache.users(of: 7) == 1, "cancelling a load is not leaving the entry")
+    }
+
+    @Test("cancelling a reload keeps the value shown")
+    func cancelReload() async {
+        let (cache, clock, backend, subscription) = await loadedCache()
+        clock.advance(by: .seconds(31))
+        cache.refetchStale()
+        await backend.waitForCalls(2)
+        cache[7]?.cancel()
+        #expect(cache[7]?.state == .success(value: "v1"))
+        _ = subscription
+    }
+
+    @Test("awaiting an entry's invalidate() returns once the reload it starts has settled")
+    func awaitInvalidation() async {
+        let (cache, _, backend, subscription) = await loadedCache()
+        let invalidating = await startCaller { await cache[7]?.invalidate() }
+        #expect(cache[7]?.isInvalidated == true)
+        await backend.waitForCalls(2)
+        #expect(cache[7]?.state == .refreshing(value: "v1"))
+        backend.answer(7, with: "v2")
+        await invalidating.value
+        #expect(cache[7]?.state == .success(value: "v2"))
+        #expect(cache[7]?.isInvalidated == false)
+        #expect(!cache.isStale(7))
+        _ = subscription
+    }
+}
+
+/// Renames a user, shown at once.
+struct Rename: Edit {
+    var to: String
+    func apply(to name: inout String) -> Bool {
+        name = to
+        return true
+    }
+}
