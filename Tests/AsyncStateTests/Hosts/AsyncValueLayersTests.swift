@@ -263,13 +263,40 @@ struct AsyncValueLayersTests {
             await feed.loadMore(request, overlap: .join)
             return feed.value?.elements
         }
+        let queued = await startCaller {
+            await feed.loadMore(request, overlap: .queue)
+            return feed.value?.elements
+        }
         gate.open(with: Self.rows(2, of: 3))
         await more.value
         #expect(await joiner.value == [11, 12, 13, 21, 22, 23])
-        #expect(asked.current == 0, "neither the ignored nor the joining call asked for a page")
+        #expect(await queued.value == [11, 12, 13, 21, 22, 23], "the page in flight is the next one: .queue waits for it too")
+        #expect(asked.current == 0, "neither the ignored nor the waiting calls asked for a page")
         #expect(!feed.isLoadingMore)
         #expect(feed.moreActivity == nil)
         #expect(feed.hasMore)
+    }
+
+    @Test("a loadMore under .latestWins while one is in flight loads the page again, superseding it")
+    func loadMoreLatestWins() async {
+        let feed = PagedNumbers()
+        await feed.load(Self.page(1, of: 3))
+        let first = Gate<Pages<Int, Int>>(), second = Gate<Pages<Int, Int>>()
+        let earlier = await startCaller { await feed.loadMore { _ in Self.page(first) } }
+        await first.waitForArrivals()
+        let later = await startCaller { await feed.loadMore({ _ in Self.page(second) }, overlap: .latestWins) }
+        await second.waitForArrivals()
+        #expect(first.observedCancellation)
+        #expect(feed.loadable.moreID == LoadID(3))
+        #expect(feed.loadable.loadingMore == PageRequest(page: 2, list: LoadID(1)))
+        second.open(with: Self.rows(2, of: 3))
+        await later.value
+        // The superseded page, should its work still answer, is dropped.
+        first.open(with: Pages([-1], next: nil))
+        await earlier.value
+        #expect(feed.value?.elements == [11, 12, 13, 21, 22, 23])
+        #expect(feed.value?.pageCount == 2)
+        #expect(feed.moreError == nil)
     }
 
     @Test("a failed load more keeps every row; its failure is moreError, not the list's error; the next one retries after it")

@@ -222,6 +222,15 @@ struct AnyErrorTests {
         #expect(AnyError(Described(text: "a")) != AnyError(TestError.offline))
     }
 
+    @Test("is an Error itself: thrown and caught as any Error, it keeps what was thrown")
+    func isAnError() {
+        do {
+            throw AnyError(TestError.offline)
+        } catch {
+            #expect((error as? AnyError)?.base as? TestError == .offline)
+        }
+    }
+
     @Test("keeps the original error and prints it")
     func base() {
         #expect(AnyError(TestError.offline).base is TestError)
