@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import AsyncStateTesting
+
+@Suite("Snapshot files")
+final class SnapshotFileTests {
+    let root: URL
+    let testFile: String
+    let snapshot: SnapshotFile
+    let recorded = "# AsyncState state sequence\ninitial: 0\n\n1. a\n   (value): 0 → 1\n\n2. b\n   (value): 1 → 2\n"
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("asyncstate-\(UUID().uuidString)")
+        testFile = root.appendingPathComponent("Tests/FeatureTests.swift").path
+        snapshot = SnapshotFile(name: "refresh flow", testFile: testFile)
+    }
+
+    /// Each test has its own folder; remove it so runs leave nothing behind.
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    var path: String { snapshot.url.path }
+
+    func contents() throws -> String { try String(contentsOf: snapshot.url, encoding: .utf8) }
+
+    @Test("lives in __Snapshots__/<test file>/<name>.txt beside the test, with a safe file name")
+    func location() {
+        #expect(path == root.path + "/Tests/__Snapshots__/FeatureTests/refresh-flow.txt")
+    }
+
+    @Test("missing + record missing: written (folders created) and the test fails once, saying so")
+    func recordMissing() throws {
+        let failure = snapshot.check(recorded, mode: .missing)
+        #expect(failure == "Recorded snapshot \"refresh flow\" at \(path). It did not exist; check it in and run the test again.")
+        #expect(try contents() == recorded)
+        #expect(snapshot.check(recorded, mode: .missing) == nil)
+    }
+
+    @Test("missing + never (CI): fails and writes nothing")
+    func neverRecords() {
+        let failure = snapshot.check(recorded, mode: .never)
+        #expect(failure?.hasPrefix("No snapshot \"refresh flow\" at \(path). Record mode is 'never'") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a mismatch names the first differing step and shows a line diff")
+    func mismatch() throws {
+        _ = snapshot.check(recorded, mode: .missing)
+        let changed = recorded.replacingOccurrences(of: "1 → 2", with: "1 → 3")
+        let failure = try #require(snapshot.check(changed, mode: .missing))
+        #expect(failure.hasPrefix("Snapshot \"refresh flow\" does not match \(path), first at step 2 (line 8) (- snapshot, + actual):"))
+        #expect(failure.contains("-    (value): 1 → 2\n+    (value): 1 → 3"))
+        #expect(try contents() == recorded, "record missing never overwrites")
+    }
+
+    @Test("record failed: a mismatch is re-recorded and still fails")
+    func recordFailed() throws {
+        _ = snapshot.check(recorded, mode: .missing)
+        let changed = recorded + "\n3. c\n"
+        let failure = try #require(snapshot.check(changed, mode: .failed))
+        #expect(failure.hasSuffix("Recorded the new snapshot (record mode 'failed')."))
+        #expect(try contents() == changed)
+    }
+
+    @Test("record all: rewrites even a match, and fails so it is never mistaken for a pass")
+    func recordAll() throws {
+        _ = snapshot.check(recorded, mode: .missing)
+        let failure = snapshot.check(recorded, mode: .all)
+        #expect(failure?.hasPrefix("Re-recorded snapshot") == true)
+        #expect(try contents() == recorded)
+    }
+
+    @Test("a corrupt file fails with its path, never a crash")
+    func corrupt() throws {
+        try FileManager.default.createDirectory(at: snapshot.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("garbage".utf8).write(to: snapshot.url)
+        #expect(
+            snapshot.check(recorded, mode: .missing)
+                == "Cannot use snapshot \"refresh flow\" at \(path): it is corrupt: it does not start with \"# AsyncState state sequence\". Delete it and run the test again to record a new one."
+        )
+    }
+
+    @Test("a file that is not UTF-8 fails with its path")
+    func notText() throws {
+        try FileManager.default.createDirectory(at: snapshot.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: snapshot.url)
+        #expect(snapshot.check(recorded, mode: .missing)?.contains("at \(path): it is not UTF-8 text") == true)
+    }
+
+    @Test("an unreadable path fails with its path")
+    func unreadable() throws {
+        try FileManager.default.createDirectory(at: snapshot.url, withIntermediateDirectories: true)
+        #expect(
+            snapshot.check(recorded, mode: .missing)?.hasPrefix("Cannot use snapshot \"refresh flow\" at \(path): it cannot be read")
+                == true)
+    }
+
+    @Test("an empty name is refused")
+    func emptyName() {
+        #expect(SnapshotFile(name: "", testFile: testFile).check(recorded, mode: .missing) == "A snapshot needs a non-empty name.")
+    }
+
+    @Test(
+        "the first difference is located by step",
+        arguments: [
+            ("# h\n\n1. a\n   x\n2. b\n", "# h\n\n1. a\n   y\n2. b\n", ", first at step 1 (line 4)"),
+            ("# h\ninitial: 1\n", "# h\ninitial: 2\n", ", first at line 2 (before the first step)"),
+            ("# h\n\n1. a\n", "# h\n\n1. a\n\n2. b\n", ", first at step 2 (line 5)"),
+        ])
+    func firstDifference(expected: String, actual: String, text: String) {
+        #expect(SnapshotFile.firstDifference(expected, actual) == text)
+    }
+}

@@ -1,0 +1,239 @@
+import AsyncState
+import AsyncStateTesting
+import Observation
+import Testing
+
+@Suite("AsyncValue")
+@MainActor
+struct AsyncValueTests {
+    typealias Value = AsyncValue<Int, AnyError>
+
+    @Test("a slow earlier load can never overwrite a faster later one")
+    func slowEarlierFastLater() async {
+        let value = Value()
+        let slow = Gate<Int>(), fast = Gate<Int>()
+        let first = Task { await value.load { await slow.value() ?? -1 } }
+        await slow.waitForArrivals()
+        let second = Task { await value.load { try await fast.wait() } }
+        await fast.waitForArrivals()
+        fast.open(with: 2)
+        await second.value
+        slow.open(with: 1)
+        await first.value
+        #expect(value.state == .success(value: 2))
+    }
+
+    @Test("awaiting a superseded load returns normally")
+    func supersededCallerReturns() async {
+        let value = Value()
+        let a = Gate<Int>(), b = Gate<Int>()
+        let first = Task { await value.load { try await a.wait() } }
+        await a.waitForArrivals()
+        let second = Task { await value.load { try await b.wait() } }
+        await first.value
+        #expect(a.observedCancellation)
+        #expect(value.isLoading)
+        b.open(with: 2)
+        await second.value
+        #expect(value.value == 2)
+    }
+
+    @Test("cancel() mid-load returns to the previous value, not an error")
+    func cancelMidLoad() async {
+        let value = Value(value: 1)
+        let gate = Gate<Int>()
+        let loading = Task { await value.load { try await gate.wait() } }
+        await gate.waitForArrivals()
+        #expect(value.state == .refreshing(value: 1))
+        value.cancel()
+        #expect(value.state == .success(value: 1))
+        await loading.value
+        #expect(value.state == .success(value: 1))
+        #expect(value.error == nil)
+    }
+
+    @Test("cancelling the calling task returns to the previous value")
+    func cancelCaller() async {
+        let value = Value()
+        let gate = Gate<Int>()
+        let loading = Task { await value.load { try await gate.wait() } }
+        await gate.waitForArrivals()
+        loading.cancel()
+        await loading.value
+        #expect(value.state == .notLoaded)
+        #expect(!value.isLoading)
+    }
+
+    @Test("loadIfNeeded after a failure loads again")
+    func loadIfNeededAfterFailure() async {
+        let value = Value()
+        await value.load { throw Offline() }
+        await value.loadIfNeeded { 5 }
+        #expect(value.state == .success(value: 5))
+    }
+
+    @Test("loadIfNeeded while loading joins the load in flight instead of starting another")
+    func loadIfNeededWhileLoading() async {
+        let value = Value()
+        let gate = Gate<Int>()
+        let calls = ChangeCounter()
+        let first = Task {
+            await value.load {
+                calls.increment(); return try await gate.wait()
+            }
+        }
+        await gate.waitForArrivals()
+        let second = Task {
+            await value.loadIfNeeded {
+                calls.increment(); return 99
+            }
+        }
+        gate.open(with: 1)
+        await first.value
+        await second.value
+        #expect(calls.value == 1)
+        #expect(value.value == 1)
+    }
+
+    @Test("first wins: a second start while one is in flight is ignored")
+    func firstWins() async {
+        let value = Value()
+        let gate = Gate<Int>()
+        let first = Task { await value.load(overlap: .firstWins) { try await gate.wait() } }
+        await gate.waitForArrivals()
+        await value.load(overlap: .firstWins) { 99 }
+        #expect(value.isLoading)
+        gate.open(with: 1)
+        await first.value
+        #expect(value.value == 1)
+    }
+
+    @Test("join: a second caller waits for the result in flight")
+    func join() async {
+        let value = Value()
+        let gate = Gate<Int>()
+        let first = Task { await value.load(overlap: .join) { try await gate.wait() } }
+        await gate.waitForArrivals()
+        let joined = Task {
+            await value.load(overlap: .join) { 99 }
+            return value.value
+        }
+        gate.open(with: 1)
+        await first.value
+        #expect(await joined.value == 1)
+    }
+
+    @Test("reload repeats the last load")
+    func reload() async {
+        let value = Value()
+        let calls = ChangeCounter()
+        await value.load {
+            calls.increment(); return calls.value
+        }
+        await value.reload()
+        #expect(value.value == 2)
+    }
+
+    @Test("reload before any load does nothing")
+    func reloadFirst() async {
+        let value = Value()
+        await value.reload()
+        #expect(value.state == .notLoaded)
+    }
+
+    @Test("typed failures stay typed")
+    func typed() async {
+        let value = AsyncValue<Int, TestError>()
+        await value.load { () async throws(TestError) -> Int in throw .timedOut }
+        #expect(value.error == .timedOut)
+        await value.load(LoadRequest(mapError: { _ in .offline }) { throw Offline() })
+        #expect(value.error == .offline)
+    }
+
+    @Test("reset and setValue")
+    func resetAndSet() async {
+        let value = Value()
+        value.setValue(3)
+        #expect(value.state == .success(value: 3))
+        value.reset()
+        #expect(value.state == .notLoaded)
+        #expect(value.value == nil)
+    }
+
+    @Test("a withObservationTracking read of value fires when a load settles")
+    func observation() async {
+        let value = Value()
+        let gate = Gate<Int>()
+        let loading = Task { await value.load { try await gate.wait() } }
+        await gate.waitForArrivals()
+        let changes = ChangeCounter()
+        withObservationTracking {
+            _ = value.value
+        } onChange: {
+            changes.increment()
+        }
+        #expect(changes.value == 0)
+        gate.open(with: 4)
+        await loading.value
+        #expect(changes.value == 1)
+    }
+
+    @Test("transitions report each load action and drops")
+    func transitions() async {
+        let value = Value()
+        var lines: [String] = []
+        value.observeTransitions { lines.append("\($0.action.map { "\($0)" } ?? "-")\($0.isDropped ? " dropped" : "")") }
+        await value.load { 1 }
+        #expect(lines == ["-", "started(#1)", "finished(#1, 1)"])
+    }
+
+    @Test("releasing a value with a load in flight frees it and cancels the work")
+    func released() async {
+        let gate = Gate<Int>()
+        weak var weakValue: Value?
+        var loading: Task<Void, Never>?
+        do {
+            let value = Value()
+            weakValue = value
+            loading = Task { [weak value] in await value?.load { try await gate.wait() } }
+            await gate.waitForArrivals()
+        }
+        loading?.cancel()
+        await loading?.value
+        #expect(weakValue == nil)
+        #expect(gate.observedCancellation)
+    }
+}
+
+@Suite("AnyError")
+struct AnyErrorTests {
+    struct Described: Error { let text: String }
+
+    @Test("equal when the same Equatable error")
+    func equatable() {
+        #expect(AnyError(TestError.offline) == AnyError(TestError.offline))
+        #expect(AnyError(TestError.offline) != AnyError(TestError.timedOut))
+    }
+
+    @Test("non-Equatable errors compare by type and printed form")
+    func described() {
+        #expect(AnyError(Described(text: "a")) == AnyError(Described(text: "a")))
+        #expect(AnyError(Described(text: "a")) != AnyError(Described(text: "b")))
+        #expect(AnyError(Described(text: "a")) != AnyError(TestError.offline))
+    }
+
+    @Test("is an Error itself: thrown and caught as any Error, it keeps what was thrown")
+    func isAnError() {
+        do {
+            throw AnyError(TestError.offline)
+        } catch {
+            #expect((error as? AnyError)?.base as? TestError == .offline)
+        }
+    }
+
+    @Test("keeps the original error and prints it")
+    func base() {
+        #expect(AnyError(TestError.offline).base is TestError)
+        #expect(AnyError(TestError.offline).description == "offline")
+    }
+}

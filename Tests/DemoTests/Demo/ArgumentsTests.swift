@@ -1,0 +1,47 @@
+import Testing
+
+@testable import asyncstate_demo
+
+@Suite("Demo arguments")
+struct ArgumentsTests {
+    @Test(
+        "valid command lines",
+        arguments: [
+            ([], Arguments()),
+            (["tour"], Arguments()),
+            (
+                ["search", "--seed", "7", "--latency", "0", "--failure-rate", "0.5", "--json", "--pace", "0"],
+                Arguments(command: .scenario("search"), seed: 7, latencyMilliseconds: 0, failureRate: 0.5, json: true, pace: 0)
+            ),
+            (["search", "--interactive", "--no-color"], Arguments(command: .scenario("search"), interactive: true, color: false)),
+            (["feed", "--help"], Arguments(command: .scenario("feed"), help: true)),
+            (["-h"], Arguments(help: true)),
+        ] as [([String], Arguments)])
+    func valid(arguments: [String], expected: Arguments) throws {
+        #expect(try Arguments.parse(arguments) == expected)
+    }
+
+    @Test(
+        "invalid command lines say why",
+        arguments: [
+            (["--bogus"], "unknown option --bogus"),
+            (
+                ["nowhere"],
+                #"unknown scenario "nowhere"; try one of: tour, profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache"#
+            ),
+            (["feed", "save"], #"unexpected argument "save""#),
+            (["--seed"], "--seed needs a value"),
+            (["--seed", "--json"], "--seed needs a value"),
+            (["--seed", "-1"], #"--seed takes a whole number from 0 to 18446744073709551615, not "-1""#),
+            (["--latency", "5001"], #"--latency takes milliseconds from 0 to 5000, not "5001""#),
+            (["--latency", "fast"], #"--latency takes milliseconds from 0 to 5000, not "fast""#),
+            (["--failure-rate", "1.5"], #"--failure-rate takes a fraction from 0 to 1, not "1.5""#),
+            (["--failure-rate", "nan"], #"--failure-rate takes a fraction from 0 to 1, not "nan""#),
+            (["--pace", "-1"], #"--pace takes a factor from 0 (instant) to 10, not "-1""#),
+            (["--interactive"], "--interactive works with the search scenario only"),
+            (["search", "--interactive", "--json"], "--interactive prints a live view; it cannot be combined with --json"),
+        ])
+    func invalid(arguments: [String], message: String) {
+        #expect(throws: Arguments.Problem(description: message)) { try Arguments.parse(arguments) }
+    }
+}
