@@ -10,7 +10,8 @@ struct Arguments: Equatable {
     var latencyMilliseconds = 300
     var failureRate = 0.0
     var json = false
-    var pace = 1.0
+    /// Real seconds per simulated second; `nil`: ``defaultPace``.
+    var pace: Double?
     var interactive = false
     var color = true
     var help = false
@@ -22,6 +23,12 @@ struct Arguments: Equatable {
 
     static let latencyRange = 0...5_000
     static let paceRange = 0.0...10.0
+
+    /// How fast a run plays without `--pace`: a scenario in real time, the
+    /// tour of every scenario at a third of it, so it takes about 10 seconds.
+    var playingPace: Double {
+        pace ?? (command == .tour ? 0.3 : 1)
+    }
 
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws(Problem) -> Arguments {
@@ -107,7 +114,7 @@ struct Arguments: Equatable {
           --seed N            seed for simulated latency and failures (default 42)
           --latency MS        typical request latency, 0-5000 ms (default 300)
           --failure-rate R    share of requests that fail, 0-1 (default 0)
-          --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1)
+          --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1; 0.3 for the tour)
           --json              print the state sequence as JSON lines
           --interactive       search only: each line typed on stdin is a new query
           --no-color          never colour the output (NO_COLOR is honoured too)

@@ -30,7 +30,7 @@ if arguments.interactive {
     exit(0)
 }
 
-let player = Player(renderer: Renderer(format: arguments.json ? .json : .text, output: output), pace: arguments.pace)
+let player = Player(renderer: Renderer(format: arguments.json ? .json : .text, output: output), pace: arguments.playingPace)
 switch arguments.command {
 case .tour:
     for scenario in Scenario.all {

@@ -214,8 +214,16 @@ enum Cases {
             }
             return total
         }
+        // The untyped paths, which Statable-style code takes.
+        let mapped = RequestCases.loads(.mapped, "load with mapError:, operation answers at once", n)
+        let untypedValue = Measured(name: "AsyncValue<_, AnyError>.load, operation answers at once", iterations: n) { n in
+            let value = AsyncValue<Int, AnyError>()
+            for i in 0..<n { await value.load { () async throws in i } }
+            return value.value ?? 0
+        }
         var results = await Harness.compare(
-            group: "4", baseline: hop, cases: [(immediateHop, nil), (immediateOperation, nil), (load, 0.05), (asyncValue, 0.1)],
+            group: "4", baseline: hop,
+            cases: [(immediateHop, nil), (immediateOperation, nil), (load, 0.05), (mapped, 0.05), (asyncValue, 0.1), (untypedValue, 0.1)],
             budget: budget)
 
         let yieldingHop = Measured(name: "bare Task {} that suspends once", iterations: n) { n in

@@ -128,13 +128,18 @@ final class Parking {
 
 /// A feature whose loads return at once, or wait in a parking slot.
 struct Loader: Reducer {
-    struct State { var item = Loadable<Int, Never>() }
+    struct State {
+        var item = Loadable<Int, Never>()
+        var untypedItem = Loadable<Int, AnyError>()
+    }
 
     enum Action: Sendable {
         case loadNow
         case loadAfterYield
         case loadParked(Int)
+        case loadParkedUntyped(Int)
         case item(LoadAction<Int, Never>)
+        case untypedItem(LoadAction<Int, AnyError>)
         case ping, pong
     }
 
@@ -156,8 +161,15 @@ struct Loader: Reducer {
             return state.item.load(
                 Action.item, LoadRequest { () async throws(Never) in await parking.park(slot) },
                 overlap: .latestWins(cancellingEarlier: false))
+        case .loadParkedUntyped(let slot):
+            let parking = parking
+            return state.untypedItem.load(
+                Action.untypedItem, LoadRequest { () async throws in await parking.park(slot) },
+                overlap: .latestWins(cancellingEarlier: false))
         case .item(let load):
             return state.item.reduce(load)
+        case .untypedItem(let load):
+            return state.untypedItem.reduce(load)
         case .ping:
             return .send(.pong)
         case .pong:

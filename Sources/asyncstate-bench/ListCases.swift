@@ -21,9 +21,25 @@ enum ListCases {
         _ = feed.apply(.more(request, .finished(id, pages[k - 1])))
     }
 
+    /// How a composed list is set up: the first page stamped for freshness,
+    /// an edit confirmed (so its layer is in use) and, if `pending`, another
+    /// still pending.
+    enum Layers { case none, composed, composedWithPendingEdit }
+
+    /// An edit of a number in a page, for the composed list.
+    struct SetRow: Edit {
+        var index: Int
+        var value: Int
+        func apply(to rows: inout Pages<Int, Int>) -> Bool {
+            guard rows.indices.contains(index) else { return false }
+            rows[index] = value
+            return true
+        }
+    }
+
     /// Times loading more with pages `timed`, ten at a time, after building
     /// the list up to the page before them untimed. Per page.
-    static func appends(_ name: String, _ timed: ClosedRange<Int>) -> (Int) -> Measured {
+    static func appends(_ name: String, _ timed: ClosedRange<Int>, layers: Layers = .none) -> (Int) -> Measured {
         { n in
             Measured(name: name, iterations: n) { n, stopwatch in
                 let clock = ContinuousClock()
@@ -33,7 +49,16 @@ enum ListCases {
                     var feed = Feed()
                     var id = LoadID(1)
                     _ = feed.apply(.started(id))
-                    _ = feed.apply(.finished(id, pages[0]))
+                    if layers == .none {
+                        _ = feed.apply(.finished(id, pages[0]))
+                    } else {
+                        _ = feed.apply(.at(LoadClock.Instant(offset: .seconds(1)), .finished(id, pages[0])))
+                        _ = feed.apply(.edit(.started(LoadID(1_000_000), AnyEdit(SetRow(index: 0, value: -1)))))
+                        _ = feed.apply(.edit(.confirmed(LoadID(1_000_000))))
+                        if layers == .composedWithPendingEdit {
+                            _ = feed.apply(.edit(.started(LoadID(1_000_001), AnyEdit(SetRow(index: 1, value: -1)))))
+                        }
+                    }
                     for k in 2..<timed.lowerBound { loadMore(&feed, page: k, id: &id, in: pages) }
                     let start = clock.now
                     for k in timed { loadMore(&feed, page: k, id: &id, in: pages) }
@@ -76,6 +101,11 @@ enum ListCases {
         }
         let first = appends("paged list load more, pages 2–11 of 1,000, per page", 2...11)(budget.iterations(20_000))
         let last = appends("paged list load more, pages 991–1,000, per page", 991...1_000)(budget.iterations(20_000))
+        let composed = appends("composed list (stamped, edits confirmed) load more, pages 2–11", 2...11, layers: .composed)(
+            budget.iterations(20_000))
+        let pendingEdit = appends(
+            "composed list with an edit pending load more, pages 2–11 (scale)", 2...11, layers: .composedWithPendingEdit)(
+                budget.iterations(20_000))
         let mutation = Measured(name: "edit .started + .confirmed, per edit", iterations: n) { n in
             var value = Loadable<[Int], Never>(value: numbers)
             var id = LoadID(0)
@@ -107,6 +137,9 @@ enum ListCases {
         // The promise itself: the 1,000th append costs no more than twice the first.
         let growth = await Harness.compare(group: "9", baseline: first, cases: [(last, 2.0)], budget: budget)
         results.append(contentsOf: growth.dropFirst())
+        // Issue 25: appending through the composed feed costs at most 1.5× a plain append.
+        let layered = await Harness.compare(group: "9", baseline: first, cases: [(composed, 1.5), (pendingEdit, nil)], budget: budget)
+        results.append(contentsOf: layered.dropFirst())
         return results
     }
 }

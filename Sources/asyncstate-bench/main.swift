@@ -56,6 +56,7 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
     groups.append(("8. shared cache: a hit against a store read", CacheCases.run))
     groups.append(("9. lists and writes: page appends and edit layers", ListCases.run))
     groups.append(("10. load lifecycle: a retry step and a progress action against a .finished", LifecycleCases.run))
+    groups.append(("11. every request shape, answering at once, against the floor of any load", RequestCases.run))
     return groups
 }()
 

@@ -10,7 +10,9 @@
 ///
 /// ```swift
 /// Scope(state: \.users, action: Action.users, extract: { if case .users(let action) = $0 { action } else { nil } }) {
-///     CacheReducer(clock: clock, staleAfter: .seconds(30)) { id in LoadRequest { () async throws(APIError) in try await api.user(id) } }
+///     CacheReducer(clock: clock, staleAfter: .seconds(30)) { id in
+///         LoadRequest { () async throws(APIError) in try await api.user(id) }
+///     }
 /// }
 /// ```
 ///

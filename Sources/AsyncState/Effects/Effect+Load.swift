@@ -234,7 +234,10 @@ extension LoadRequest where Value == Void {
             }
         case .untyped(let operation, let mapError):
             request = LoadRequest<EditConfirmation, Failure>(
-                .untyped({ try await operation(); return EditConfirmation() }, mapError))
+                .untyped(
+                    {
+                        try await operation(); return EditConfirmation()
+                    }, mapError))
         case .stream(let attempt, let mode):
             request = LoadRequest<EditConfirmation, Failure>(
                 .stream(

@@ -9,7 +9,8 @@
 /// case .saveTapped:
 ///     // A double tap while saving starts nothing.
 ///     let draft = state.draft
-///     return state.save.load(Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
+///     return state.save.load(
+///         Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
 /// ```
 ///
 /// | policy | the earlier load | the new start |

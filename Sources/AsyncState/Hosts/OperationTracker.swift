@@ -248,4 +248,3 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         }
     }
 }
-

@@ -379,7 +379,9 @@ extension Loadable: CustomReflectable {
         ]
         if _settledAt != nil || _invalidation != nil {
             children.append(("settledAt", _settledAt as Any))
-            children.append(("invalidatedBefore", invalidatedBefore as Any))
+            children.append(("isInvalidated", isInvalidated as Any))
+            // Where the mark is, so a step that only moves it shows in a diff.
+            if let invalidation = _invalidation { children.append(("invalidatedBefore", invalidation._newestBefore as Any)) }
         }
         if let layers = _layers?._contents {
             children += layers.mirrorChildren(confirmed: _value)

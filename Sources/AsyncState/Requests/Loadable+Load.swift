@@ -121,9 +121,11 @@ extension Loadable where Failure: Error {
     ///
     /// ```swift
     /// case .likeTapped(let id):
-    ///     return state.posts.edit(Action.posts, SetLiked(postID: id, liked: true), LoadRequest { () async throws(FeedError) in
-    ///         try await api.like(id)
-    ///     })
+    ///     return state.posts.edit(
+    ///         Action.posts, SetLiked(postID: id, liked: true),
+    ///         LoadRequest { () async throws(FeedError) in
+    ///             try await api.like(id)
+    ///         })
     /// ```
     ///
     /// Without `overlap` (the default) every edit runs on its own, each

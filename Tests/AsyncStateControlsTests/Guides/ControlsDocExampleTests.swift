@@ -78,7 +78,6 @@ struct ControlsDocExampleTests {
         typealias Search = ControlsDocs.Search
         let clock = TestClock()
         let store = Store(initialState: Search.State(), reducer: Search(clock: clock))
-
         let task = store.send(.queryChanged("swi")) // debounced by 300 ms
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(300)) // the search runs now

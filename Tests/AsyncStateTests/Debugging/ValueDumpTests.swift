@@ -108,6 +108,7 @@ struct ValueDumpTests {
                   partialValue: nil,
                   settledAt: Instant(offset: 3.0 seconds),
                   isInvalidated: true,
+                  invalidatedBefore: #1,
                 )
                 """)
     }
@@ -190,7 +191,8 @@ struct FieldChangeTests {
         var invalidated = profile
         invalidated.invalidate()
         let later = State(title: "a", tags: [], scores: [:], profile: invalidated)
-        #expect(FieldList(later).changes(from: FieldList(after)) == ["profile.isInvalidated: false → true"])
+        #expect(
+            FieldList(later).changes(from: FieldList(after)) == ["profile.isInvalidated: false → true", "profile.invalidatedBefore: + #1"])
     }
 
     @Test("a plan changes only the activity")

@@ -160,7 +160,8 @@ enum EffectDocs {
             case .saveTapped:
                 // A double tap while saving starts nothing.
                 let draft = state.draft
-                return state.save.load(Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
+                return state.save.load(
+                    Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
             default:
                 return EffectDocs.route(action, in: &state)
             }
@@ -171,7 +172,7 @@ enum EffectDocs {
             case .refresh:
                 return state.profile.load(Action.profile, LoadRequest(api.user))
             case .saveTapped:
-                let draft = state.draft   // the closure runs later: capture a copy, not `state`
+                let draft = state.draft // the closure runs later: capture a copy, not `state`
                 return state.save.load(
                     Action.save, LoadRequest { () async throws(SaveError) in try await api.save(draft) }, overlap: .firstWins)
             // LoadReducer.swift
@@ -211,7 +212,7 @@ enum EffectDocs {
     @MainActor
     static func requests(api: API, clock: LoadClock, query: String) -> [Any] {
         // LoadRequest.swift
-        let user = LoadRequest(api.user)                                    // typed throws → APIError
+        let user = LoadRequest(api.user) // typed throws → APIError
         let feed = LoadRequest(mapError: FeedError.init) { try await api.feed() }
         let inbox = LoadRequest { () async throws(InboxError) in try await api.inbox() }
             .retry(RetryPolicy(attempts: 3, backoff: .exponential(initial: .seconds(1), maximum: .seconds(8))))
@@ -236,7 +237,7 @@ enum EffectDocs {
             attempts: 3,
             backoff: .exponential(initial: .seconds(1), maximum: .seconds(8)),
             clock: clock
-        ) { failure, _ in failure != .unauthorized }   // never retry what cannot succeed
+        ) { failure, _ in failure != .unauthorized } // never retry what cannot succeed
 
         let feed = LoadRequest { () async throws(FeedError) in try await api.feed() }.retry(retry)
         return feed
@@ -252,8 +253,8 @@ enum EffectDocs {
 
     static func backoffs() -> [Backoff] {
         // Backoff.swift
-        let steady = Backoff.constant(.seconds(1))                                     // 1 s, 1 s, 1 s…
-        let growing = Backoff.exponential(initial: .seconds(1), maximum: .seconds(30))  // 1 s, 2 s, 4 s… at most 30 s
+        let steady = Backoff.constant(.seconds(1)) // 1 s, 1 s, 1 s…
+        let growing = Backoff.exponential(initial: .seconds(1), maximum: .seconds(30)) // 1 s, 2 s, 4 s… at most 30 s
         return [steady, growing]
     }
 
@@ -334,6 +335,7 @@ struct EffectDocExampleTests {
         await save.finish()
         #expect(store.save.value == "draft".count)
         #expect(store.save.newestID == LoadID(1))
+        guard fromLoadable else { return }
         await store.send(.refresh).finish()
         #expect(store.profile.value == "Lee")
     }

@@ -72,14 +72,14 @@ struct FreshnessGuideTests {
         let (becameActive, activeEvents) = AsyncStream<Void>.makeStream()
         let screen = FreshnessGuide.UserScreen(clock: LoadClock(clock), becameActive: becameActive, fetch: api.me)
         let store = Store(initialState: .init(), reducer: screen)
-        store.send(.appeared(LoadClock.Instant(offset: .zero)))
+        let appeared = store.send(.appeared(LoadClock.Instant(offset: .zero)))
         #expect(store.user.inFlightID == LoadID(1))
         // The server says the user changed while #1 is in flight: #2 supersedes it at once.
-        store.send(.serverChanged)
+        let reload = store.send(.serverChanged)
         #expect(store.user.inFlightID == LoadID(2))
         #expect(store.user.isInvalidated)
         api.gates.last!.open(with: User(name: "Lee"))
-        await store.runningEffectsTask.wait()
+        await reload.finish()
         #expect(store.user.value == User(name: "Lee"))
         #expect(!store.user.isInvalidated)
         // A minute later the app becomes active: the user is stale, so it reloads.
@@ -89,6 +89,7 @@ struct FreshnessGuideTests {
         #expect(store.user.inFlightID == LoadID(3))
         api.gates.last!.open(with: User(name: "Lee Wong"))
         activeEvents.finish()
+        await appeared.finish()
         await store.runningEffectsTask.wait()
         #expect(store.user.value == User(name: "Lee Wong"))
     }
@@ -101,13 +102,13 @@ struct FreshnessGuideTests {
             LoadRequest { () async throws(APIError) in try await api.user(id) }
         }
 
-        let profile = users.subscribe(7)       // loads user 7
-        let chat = users.subscribe(7)          // shares that load
+        let profile = users.subscribe(7) // loads user 7
+        let chat = users.subscribe(7) // shares that load
         await chat.loaded()
-        let name = users[7]?.value?.name       // observable per key: user 8 changing does not re-render it
-        users.invalidate(where: { $0 < 100 })  // stale; entries in use reload
-        await users.prefetch(8)                // loaded ahead of its first screen; collected if none comes
-        profile.cancel()                       // chat still holds user 7
+        let name = users[7]?.value?.name // observable per key: user 8 changing does not re-render it
+        users.invalidate(where: { $0 < 100 }) // stale; entries in use reload
+        await users.prefetch(8) // loaded ahead of its first screen; collected if none comes
+        profile.cancel() // chat still holds user 7
 
         #expect(name == "user 7 #1")
         await users[7]?.invalidate()

@@ -79,9 +79,11 @@ enum ListsGuide {
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
             switch action {
             case .likeTapped(let id):
-                return state.posts.edit(Action.posts, SetLiked(postID: id, liked: true), LoadRequest { () async throws(FeedError) in
-                    try await api.like(id)
-                })
+                return state.posts.edit(
+                    Action.posts, SetLiked(postID: id, liked: true),
+                    LoadRequest { () async throws(FeedError) in
+                        try await api.like(id)
+                    })
             case .posts(let action):
                 return state.posts.reduce(action)
             }
@@ -89,7 +91,9 @@ enum ListsGuide {
     }
 
     @MainActor
-    static func withoutReducers(api: FeedAPI) async -> (AsyncValue<Pages<Post, Int>, FeedError>, EditAction<Pages<Post, Int>, FeedError>?, Int) {
+    static func withoutReducers(api: FeedAPI) async -> (
+        AsyncValue<Pages<Post, Int>, FeedError>, EditAction<Pages<Post, Int>, FeedError>?, Int
+    ) {
         let page = Feed(api: api).page
         let posts = AsyncValue<Pages<Post, Int>, FeedError>()
         await posts.load(page(nil))

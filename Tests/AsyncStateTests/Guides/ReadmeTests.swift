@@ -56,11 +56,11 @@ enum Readme {
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
             switch action {
             case .refresh:
-                return state.profile.load(Action.profile, LoadRequest(api.user))   // typed throws → APIError
+                return state.profile.load(Action.profile, LoadRequest(api.user)) // typed throws → APIError
             case .cancel:
-                return .cancel(load: state.profile.cancel())                       // back to the previous value now
+                return .cancel(load: state.profile.cancel()) // back to the previous value now
             case .profile(let load):
-                return state.profile.reduce(load)                                  // drops stale results, cancels superseded work
+                return state.profile.reduce(load) // drops stale results, cancels superseded work
             }
         }
     }
@@ -126,9 +126,11 @@ enum Readme {
             case .lastRowAppeared:
                 return state.posts.loadMore(Action.posts, page)
             case .likeTapped(let id):
-                return state.posts.edit(Action.posts, SetLiked(postID: id, liked: true), LoadRequest { () async throws(FeedError) in
-                    try await api.like(id)
-                })
+                return state.posts.edit(
+                    Action.posts, SetLiked(postID: id, liked: true),
+                    LoadRequest { () async throws(FeedError) in
+                        try await api.like(id)
+                    })
             case .posts(let action):
                 return state.posts.reduce(action)
             }
@@ -147,93 +149,93 @@ enum Readme {
 }
 
 extension Readme {
-@Suite("README samples")
-@MainActor
-struct Tests {
-    @Test func theValueModel() {
-        var state: AsyncState<[String], FeedError> = .notLoaded
-        state.startLoading()          // .loading
-        state.setValue(["a", "b"])    // .success(value: ["a", "b"])
-        state.startLoading()          // .refreshing(value: ["a", "b"]) — the old value stays on screen
-        state.stopLoading()           // .success(value: ["a", "b"])
+    @Suite("README samples")
+    @MainActor
+    struct Tests {
+        @Test func theValueModel() {
+            var state: AsyncState<[String], FeedError> = .notLoaded
+            state.startLoading() // .loading
+            state.setValue(["a", "b"]) // .success(value: ["a", "b"])
+            state.startLoading() // .refreshing(value: ["a", "b"]) — the old value stays on screen
+            state.stopLoading() // .success(value: ["a", "b"])
 
-        #expect(state == .success(value: ["a", "b"]))
-        state.startLoading()
-        #expect(state.description == #"refreshing(value: ["a", "b"])"#)
-    }
-
-    @Test func loadableDropsTheOlderResult() {
-        var profile = Loadable<String, LoadError>()
-        _ = profile.apply(.started(LoadID(1)))                  // .loading
-        _ = profile.apply(.started(LoadID(2)))                  // #1 is superseded
-        _ = profile.apply(.finished(LoadID(2), "Lee"))          // .success(value: "Lee")
-        let late = profile.apply(.finished(LoadID(1), "Old"))   // .dropped — never shown
-
-        #expect(late == .dropped)
-        #expect(profile.state == .success(value: "Lee"))
-    }
-
-    @Test func aStoreRunsTheFeature() async {
-        let store = Store(initialState: Profile.State(), reducer: Profile(api: .live))
-        await store.send(.refresh).finish()
-        let user = store.profile.value                                                 // the user
-
-        #expect(user == .lee)
-    }
-
-    @Test func cancelReturnsToThePreviousValueAtOnce() async {
-        let gate = Gate<User>()
-        let store = Store(initialState: Profile.State(), reducer: Profile(api: .waiting(on: gate)))
-        let load = store.send(.refresh)
-        #expect(store.profile.state == .loading)
-        store.send(.cancel)
-        #expect(store.profile.state == .notLoaded)
-        await load.finish()
-        #expect(gate.observedCancellation)
-    }
-
-    @Test("the social feed pages, likes, and appears fresh or stale")
-    func socialFeed() async {
-        let clock = TestClock()
-        let loadClock = LoadClock(clock)
-        let store = Store(initialState: Feed.State(), reducer: Feed(api: FeedAPI(), clock: loadClock))
-        await store.send(.appeared(loadClock.now)).finish()
-        #expect(store.posts.value?.map(\.id) == [1, 2])
-        await store.send(.lastRowAppeared).finish()
-        #expect(store.posts.value?.map(\.id) == [1, 2, 3, 4])
-        await store.send(.likeTapped(3)).finish()
-        #expect(store.posts.value?.filter(\.isLiked).map(\.id) == [3])
-        // Fresh a minute minus a second later: nothing starts.
-        #expect(store.send(.appeared(LoadClock.Instant(offset: .seconds(59)))).isEmpty)
-        // A refresh replaces the pages; the confirmed like is part of the confirmed value until the server's answer.
-        await store.send(.pulledToRefresh).finish()
-        #expect(store.posts.value?.map(\.id) == [1, 2])
-        #expect(!store.send(.appeared(LoadClock.Instant(offset: .seconds(61)))).isEmpty)
-    }
-
-    @Test func asyncValueLoadsOnceAndSaves() async {
-        let screen = ProfileStore()
-        await screen.appear()
-        await screen.appear()
-        #expect(screen.profile.value == .lee)
-        await screen.save()
-        #expect(!screen.operations.isActive(.save))
-        #expect(screen.operations.error(for: .save) == nil)
-    }
-
-    @Test @MainActor func refreshShowsTheUser() async {
-        let gate = Gate<User>()
-        let store = TestStore(initialState: Profile.State(), reducer: Profile(api: .waiting(on: gate)))
-
-        store.send(.refresh)
-        await store.receive(.profile(.started(LoadID(1)))) {
-            $0.profile = Loadable(expecting: .loading, inFlightID: LoadID(1))
+            #expect(state == .success(value: ["a", "b"]))
+            state.startLoading()
+            #expect(state.description == #"refreshing(value: ["a", "b"])"#)
         }
-        gate.open(with: .lee)                       // the test decides when the load answers
-        await store.receive(.profile(.finished(LoadID(1), .lee))) {
-            $0.profile = Loadable(expecting: .success(value: .lee), newestID: LoadID(1))
+
+        @Test func loadableDropsTheOlderResult() {
+            var profile = Loadable<String, LoadError>()
+            _ = profile.apply(.started(LoadID(1))) // .loading
+            _ = profile.apply(.started(LoadID(2))) // #1 is superseded
+            _ = profile.apply(.finished(LoadID(2), "Lee")) // .success(value: "Lee")
+            let late = profile.apply(.finished(LoadID(1), "Old")) // .dropped — never shown
+
+            #expect(late == .dropped)
+            #expect(profile.state == .success(value: "Lee"))
         }
-        await store.finish()                        // fails if anything is unreceived or still running
+
+        @Test func aStoreRunsTheFeature() async {
+            let store = Store(initialState: Profile.State(), reducer: Profile(api: .live))
+            await store.send(.refresh).finish()
+            let user = store.profile.value // the user
+
+            #expect(user == .lee)
+        }
+
+        @Test func cancelReturnsToThePreviousValueAtOnce() async {
+            let gate = Gate<User>()
+            let store = Store(initialState: Profile.State(), reducer: Profile(api: .waiting(on: gate)))
+            let load = store.send(.refresh)
+            #expect(store.profile.state == .loading)
+            store.send(.cancel)
+            #expect(store.profile.state == .notLoaded)
+            await load.finish()
+            #expect(gate.observedCancellation)
+        }
+
+        @Test("the social feed pages, likes, and appears fresh or stale")
+        func socialFeed() async {
+            let clock = TestClock()
+            let loadClock = LoadClock(clock)
+            let store = Store(initialState: Feed.State(), reducer: Feed(api: FeedAPI(), clock: loadClock))
+            await store.send(.appeared(loadClock.now)).finish()
+            #expect(store.posts.value?.map(\.id) == [1, 2])
+            await store.send(.lastRowAppeared).finish()
+            #expect(store.posts.value?.map(\.id) == [1, 2, 3, 4])
+            await store.send(.likeTapped(3)).finish()
+            #expect(store.posts.value?.filter(\.isLiked).map(\.id) == [3])
+            // Fresh a minute minus a second later: nothing starts.
+            #expect(store.send(.appeared(LoadClock.Instant(offset: .seconds(59)))).isEmpty)
+            // A refresh replaces the pages; the confirmed like is part of the confirmed value until the server's answer.
+            await store.send(.pulledToRefresh).finish()
+            #expect(store.posts.value?.map(\.id) == [1, 2])
+            #expect(!store.send(.appeared(LoadClock.Instant(offset: .seconds(61)))).isEmpty)
+        }
+
+        @Test func asyncValueLoadsOnceAndSaves() async {
+            let screen = ProfileStore()
+            await screen.appear()
+            await screen.appear()
+            #expect(screen.profile.value == .lee)
+            await screen.save()
+            #expect(!screen.operations.isActive(.save))
+            #expect(screen.operations.error(for: .save) == nil)
+        }
+
+        @Test @MainActor func refreshShowsTheUser() async {
+            let gate = Gate<User>()
+            let store = TestStore(initialState: Profile.State(), reducer: Profile(api: .waiting(on: gate)))
+
+            store.send(.refresh)
+            await store.receive(.profile(.started(LoadID(1)))) {
+                $0.profile = Loadable(expecting: .loading, inFlightID: LoadID(1))
+            }
+            gate.open(with: .lee) // the test decides when the load answers
+            await store.receive(.profile(.finished(LoadID(1), .lee))) {
+                $0.profile = Loadable(expecting: .success(value: .lee), newestID: LoadID(1))
+            }
+            await store.finish() // fails if anything is unreceived or still running
+        }
     }
-}
 }

@@ -67,7 +67,7 @@ enum ValueDocs {
     struct PostsClient {
         func posts(after cursor: Int?) async throws(FeedError) -> Pages<Post, Int> {
             let response = try await api.posts(page: cursor ?? 1)
-            return Pages(response.posts, next: response.nextPage)   // nil: the last page
+            return Pages(response.posts, next: response.nextPage) // nil: the last page
         }
     }
 
@@ -176,14 +176,14 @@ enum ValueDocs {
         @MainActor @Observable
         final class ProfileStore: AsyncValueStore {
             let asyncValue = AsyncValue<Profile, AnyError>()
-            let operations = OperationTracker<ProfileOperation, AnyError>()   // if it has any
+            let operations = OperationTracker<ProfileOperation, AnyError>() // if it has any
 
             var age: Int { value?.age ?? 0 }
         }
 
         static func use(_ store: ProfileStore) async -> Profile? {
             await store.loadIfNeeded { try await api.profile() }
-            let shown = store.value   // the last value, also while reloading and after a failure
+            let shown = store.value // the last value, also while reloading and after a failure
             return shown
         }
     }
@@ -208,7 +208,9 @@ enum ValueDocs {
 
         var body: some Reducer<State, Action> {
             Scope(state: \.users, action: Action.users, extract: { if case .users(let action) = $0 { action } else { nil } }) {
-                CacheReducer(clock: clock, staleAfter: .seconds(30)) { id in LoadRequest { () async throws(APIError) in try await api.user(id) } }
+                CacheReducer(clock: clock, staleAfter: .seconds(30)) { id in
+                    LoadRequest { () async throws(APIError) in try await api.user(id) }
+                }
             }
         }
 
@@ -216,7 +218,9 @@ enum ValueDocs {
             switch action {
             case .rename(let name):
                 return state.users.update(7) {
-                    $0.edit({ Action.users(.entry(7, $0)) }, Rename(to: name), LoadRequest { () async throws(APIError) in try await api.rename(7, name) })
+                    $0.edit(
+                        { Action.users(.entry(7, $0)) }, Rename(to: name),
+                        LoadRequest { () async throws(APIError) in try await api.rename(7, name) })
                 } ?? .none
             case .users:
                 return body.reduce(into: &state, action: action)
@@ -244,18 +248,18 @@ struct ValueDocExampleTests {
 
     @Test func asyncState() {
         var state: AsyncState<[String], FeedError> = .notLoaded
-        state.startLoading()          // .loading
-        state.setValue(["a", "b"])    // .success(value: ["a", "b"])
-        state.startLoading()          // .refreshing(value: ["a", "b"])
+        state.startLoading() // .loading
+        state.setValue(["a", "b"]) // .success(value: ["a", "b"])
+        state.startLoading() // .refreshing(value: ["a", "b"])
         #expect(state == .refreshing(value: ["a", "b"]))
     }
 
     @Test func loadable() {
         var profile = Loadable<String, LoadError>()
-        _ = profile.apply(.started(LoadID(1)))                 // state: .loading
-        _ = profile.apply(.started(LoadID(2)))                 // #1 is superseded
-        _ = profile.apply(.finished(LoadID(2), "Lee"))         // state: .success(value: "Lee")
-        let late = profile.apply(.finished(LoadID(1), "Old"))  // .dropped
+        _ = profile.apply(.started(LoadID(1))) // state: .loading
+        _ = profile.apply(.started(LoadID(2))) // #1 is superseded
+        _ = profile.apply(.finished(LoadID(2), "Lee")) // state: .success(value: "Lee")
+        let late = profile.apply(.finished(LoadID(1), "Old")) // .dropped
         #expect(late == .dropped)
     }
 
@@ -318,9 +322,9 @@ struct ValueDocExampleTests {
 
     @Test func keyedStates() {
         var rows: KeyedStates<Int, Row.State> = [1: Row.State(), 2: Row.State()]
-        rows[3] = Row.State()                      // appended at the end
+        rows[3] = Row.State() // appended at the end
         rows.withMutableValue(forKey: 2) { $0.isExpanded = true }
-        let order = rows.map(\.key)                // [1, 2, 3]
+        let order = rows.map(\.key) // [1, 2, 3]
         #expect(order == [1, 2, 3])
         let id = 3
         rows.withMutableValue(forKey: id) { $0.isSelected = true }
@@ -331,9 +335,9 @@ struct ValueDocExampleTests {
         typealias Profile = ValueDocs.ProfileFeature
         let store = Store(initialState: Profile.State(), reducer: Profile(api: api))
         await store.send(.refresh).finish()
-        let profile = store.state.profile   // or `store.profile`
+        let profile = store.state.profile // or `store.profile`
         #expect(profile.value?.name == "Lee")
-        await store.send(.refresh).finish()   // the load has settled
+        await store.send(.refresh).finish() // the load has settled
         #expect(store.profile.newestID == LoadID(2))
     }
 
@@ -350,7 +354,7 @@ struct ValueDocExampleTests {
         // [profile] dropped as stale: .profile(.finished(#1, "Old"))
         store.logTransitions(prefix: "test") { lines.append($0) }
         await store.send(.refresh).finish()
-        #expect(lines.first == "[test] .refresh")
+        #expect(lines.first?.hasPrefix("[test] .refresh") == true)
     }
 
     @Test func dumps() {
@@ -366,7 +370,7 @@ struct ValueDocExampleTests {
         await screen.appear()
         #expect(screen.profile.value?.name == "Lee")
         let profile = AsyncValue<Profile, AnyError>()
-        await profile.load { try await api.profile() }   // untyped throws
+        await profile.load { try await api.profile() } // untyped throws
         #expect(profile.value?.name == "Lee")
     }
 
@@ -382,10 +386,10 @@ struct ValueDocExampleTests {
         let operations = OperationTracker<ItemOperation, AnyError>()
         let saved = await operations.run(.save) { try await api.save(items) }
         // saved: .success(…), .failure(…), .cancelled or .ignored
-        let saving = operations.isActive(.save)         // false again
-        let failure = operations.error(for: .save)      // the failure, if it failed
-        let all = operations.errors                     // every key's failure
-        operations.clearError(for: .save)               // its banner was dismissed
+        let saving = operations.isActive(.save) // false again
+        let failure = operations.error(for: .save) // the failure, if it failed
+        let all = operations.errors // every key's failure
+        operations.clearError(for: .save) // its banner was dismissed
         #expect(saved == .success(1) && !saving && failure == nil && all.isEmpty)
     }
 
@@ -398,7 +402,7 @@ struct ValueDocExampleTests {
         switch await operations.run(.save, { try await api.save(draft) }) {
         case .success(let saved): show(saved)
         case .failure(let error): banner(error)
-        case .cancelled, .ignored: break     // not an error
+        case .cancelled, .ignored: break // not an error
         }
         #expect(shown == [5])
     }
@@ -425,11 +429,11 @@ struct ValueDocExampleTests {
         let users = Cache<Int, User, APIError>(clock: ContinuousClock(), staleAfter: .seconds(30)) { id in
             LoadRequest { () async throws(APIError) in try await api.user(id) }
         }
-        let subscription = users.subscribe(7)   // loads user 7, or shares the load in flight
-        await subscription.loaded()             // waits for the load it started or joined
-        let name = users[7]?.value?.name        // observable: SwiftUI re-renders when it settles
-        users.invalidate(7)                     // marks it stale and reloads it
-        subscription.cancel()                   // or let it go; collected `collectAfter` later
+        let subscription = users.subscribe(7) // loads user 7, or shares the load in flight
+        await subscription.loaded() // waits for the load it started or joined
+        let name = users[7]?.value?.name // observable: SwiftUI re-renders when it settles
+        users.invalidate(7) // marks it stale and reloads it
+        subscription.cancel() // or let it go; collected `collectAfter` later
         #expect(name == "user 7")
     }
 
@@ -446,7 +450,7 @@ struct ValueDocExampleTests {
     @Test func aLoadClockMeasuresStaleness() {
         let profile = Loadable<String, LoadError>()
         let clock = LoadClock(ContinuousClock())
-        let now = clock.now                       // e.g. 12.5 seconds
+        let now = clock.now // e.g. 12.5 seconds
         let stale = profile.isStale(maxAge: .seconds(60), at: now)
         #expect(stale, "never loaded")
     }

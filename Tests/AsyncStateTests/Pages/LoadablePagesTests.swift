@@ -69,17 +69,18 @@ struct LoadablePagesTests {
         #expect(drops == [stale])
     }
 
-    @Test("a second load more for the same page while one is in flight is ignored")
+    @Test("a second load more for the same page while one is in flight supersedes it, as a newer load does in the value lane")
     func duplicateLoadMore() throws {
         var feed = loadedNumberFeed()
         let request = try #require(feed.nextRequest)
         _ = feed.apply(.more(request, .started(id(2))))
-        #expect(feed.nextRequest == nil, "loadMore starts nothing")
-        let before = feed
-        #expect(feed.apply(.more(request, .started(id(3)))) == .dropped)
-        #expect(feed == before)
-        #expect(feed.apply(.more(request, .finished(id(3), numbers(2, next: nil)))) == .dropped)
-        #expect(feed.apply(.more(request, .finished(id(2), numbers(2, next: 2)))) == .applied)
+        #expect(feed.nextRequest == nil, "loadMore under .firstWins starts nothing")
+        // `loadMore(overlap: .latestWins)` starts the same page again: the newer start takes over.
+        #expect(feed.apply(.more(request, .started(id(3)))) == .applied)
+        #expect(feed.moreID == id(3))
+        #expect(feed.apply(.more(request, .finished(id(2), numbers(2, next: 2)))) == .dropped, "the superseded page never shows")
+        #expect(feed.apply(.more(request, .started(id(3)))) == .dropped, "an ID is never started twice")
+        #expect(feed.apply(.more(request, .finished(id(3), numbers(2, next: nil)))) == .applied)
         #expect(feed.value?.elements == [0, 1, 2, 3], "the page is appended once")
     }
 

@@ -246,9 +246,16 @@ struct ComposedReference {
 
     // MARK: The more lane
 
+    /// The page a "load more" must ask for, one in flight or not: a newer
+    /// start for it supersedes the one in flight, as in the value lane.
+    var pageRequest: (page: Int, list: UInt64?)? {
+        guard inFlight == nil, let confirmed, confirmed.next != nil else { return nil }
+        return (confirmed.nextPage, newest)
+    }
+
     mutating func moreStart(_ id: UInt64, page: Int, list: UInt64?) -> Bool {
         if let moreNewest, id <= moreNewest { return false }
-        guard let request = nextRequest, request.page == page, request.list == list else { return false }
+        guard let request = pageRequest, request.page == page, request.list == list else { return false }
         more = (id, page, list)
         moreNewest = id
         moreActivity = PlainActivity(reason: moreError == nil ? .nextPage : .retryAfterFailure, lastFailure: moreError)

@@ -30,6 +30,9 @@ struct PageModelTests {
 
         var nextPage: Int { firstPage + pages.count }
         var canLoadMore: Bool { next != nil && more == nil && listInFlight == nil && generation > 0 }
+        /// Whether a "load more" may start: a newer one for the same page
+        /// supersedes the one in flight, as in the value lane.
+        var canAskForPage: Bool { next != nil && listInFlight == nil && generation > 0 }
 
         mutating func listStart(_ id: UInt64) -> Bool {
             if let listNewest, id <= listNewest { return false }
@@ -60,7 +63,7 @@ struct PageModelTests {
 
         mutating func moreStart(_ id: UInt64, page: Int, list: UInt64?) -> Bool {
             if let moreNewest, id <= moreNewest { return false }
-            guard canLoadMore, page == nextPage, list == listNewest else { return false }
+            guard canAskForPage, page == nextPage, list == listNewest else { return false }
             more = (id, page, list)
             moreNewest = id
             return true

@@ -27,7 +27,7 @@ struct ArgumentsTests {
             (["--bogus"], "unknown option --bogus"),
             (
                 ["nowhere"],
-                #"unknown scenario "nowhere"; try one of: tour, profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache"#
+                #"unknown scenario "nowhere"; try one of: tour, profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache, social"#
             ),
             (["feed", "save"], #"unexpected argument "save""#),
             (["--seed"], "--seed needs a value"),

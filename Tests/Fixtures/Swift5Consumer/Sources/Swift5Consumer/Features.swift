@@ -21,7 +21,7 @@ struct Row: Reducer {
         switch action {
         case .open:
             let fetch = fetch
-            return .load(Action.detail, mapError: { FeedError(message: "\($0)") }) { try await fetch() }
+            return state.detail.load(Action.detail, LoadRequest(mapError: { FeedError(message: "\($0)") }) { try await fetch() })
         case .detail(let load):
             return state.detail.reduce(load)
         }
@@ -89,9 +89,9 @@ struct Feed: Reducer {
         switch action {
         case .refresh:
             let items = items
-            return .load(Action.feed) { () async throws(FeedError) -> [String] in items }
+            return state.feed.load(Action.feed, LoadRequest { () async throws(FeedError) -> [String] in items })
         case .saveTapped:
-            return state.save.load(Action.save, overlap: .firstWins) { () async throws(FeedError) -> Int in 1 }
+            return state.save.load(Action.save, LoadRequest { () async throws(FeedError) -> Int in 1 }, overlap: .firstWins)
         case .feed(let load):
             return state.feed.reduce(load)
         case .save(let load):
