@@ -187,7 +187,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 guard let self, !Task.isCancelled else { return }
                 guard self.users(of: key) > 0, let entry = self[key], !entry.isLoading else { continue }
                 // Not awaited: the poll keeps its schedule while the load runs.
-                let request = self.stamped(key)
+                let request = self.request(key)
                 Task { await entry.load(request, overlap: .firstWins) }
             }
         }
@@ -222,7 +222,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
             case .loadIfNeeded(let key):
                 guard let entry = self[key] else { continue }
                 if !joins, entry.isLoading { continue }
-                let (request, staleAfter) = (stamped(key), staleAfter)
+                let (request, staleAfter) = (self.request(key), staleAfter)
                 loaded = Task { await entry.loadIfNeeded(request, maxAge: staleAfter) }
             case .reload(let key):
                 guard let entry = self[key] else { continue }
@@ -255,12 +255,6 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     private func unsubscribe(_ key: Key) {
         guard let commands = _book.unsubscribe(key, capacity: capacity, collectAfter: collectAfter) else { return }
         _ = carryOut(commands)
-    }
-
-    /// The request of `key`, stamped by the cache's clock unless it has its own.
-    private func stamped(_ key: Key) -> LoadRequest<Value, Failure> {
-        let request = request(key)
-        return request.clock == nil ? request.stamped(by: clock) : request
     }
 
     /// One user's hold on a key's entry. The entry lives while any

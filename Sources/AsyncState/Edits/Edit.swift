@@ -41,18 +41,30 @@ public protocol Edit<Value>: Equatable, Sendable {
 ///
 /// Two `AnyEdit`s are equal when they wrap equal edits of the same type.
 public struct AnyEdit<Value>: Hashable, Sendable, CustomStringConvertible {
+    // Boxed: an existential of a protocol that is not class-bound is stored
+    // inline and copied through its type's value witnesses, and so was every
+    // `LoadAction` that holds one — on every load, edit or not. One reference
+    // keeps the action a plain value (BENCHMARKS.md, step 19).
+    @usableFromInline let _box: Box
+
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline let edit: any Edit<Value>
+        init(_ edit: any Edit<Value>) { self.edit = edit }
+    }
+
     /// The wrapped edit.
-    public let base: any Edit<Value>
+    public var base: any Edit<Value> { _box.edit }
 
     /// Wraps `edit`.
     public init(_ edit: some Edit<Value>) {
-        base = edit
+        _box = Box(edit)
     }
 
     /// Applies the wrapped edit; see ``Edit/apply(to:)``.
     @inlinable
     public func apply(to value: inout Value) -> Bool {
-        base.apply(to: &value)
+        _box.edit.apply(to: &value)
     }
 
     /// Equal when both wrap equal edits of one type.
@@ -68,6 +80,11 @@ public struct AnyEdit<Value>: Hashable, Sendable, CustomStringConvertible {
 
     /// The wrapped edit, as the model's descriptions print a payload.
     public var description: String { describeValue(base) }
+}
+
+extension AnyEdit: CustomReflectable {
+    /// The wrapped edit, as `base`: dumps and snapshots show the edit, not its box.
+    public var customMirror: Mirror { Mirror(self, children: ["base": base], displayStyle: .struct) }
 }
 
 extension Edit {

@@ -12,7 +12,9 @@ extension LoadRequest where Value: Equatable {
     ///   - cancelsEarlier: whether the load, once started, cancels the work of
     ///     the load it supersedes (its overlap policy).
     ///   - stampsResult: whether a `.finished` is stamped with the request's
-    ///     clock, if it has one — for the value lane, whose age it is.
+    ///     clock, or else `hostClock`, if there is one — for the value lane,
+    ///     whose age it is.
+    ///   - hostClock: the clock of the host that starts the load.
     ///   - start: the value shown when the load starts, where a stream in
     ///     ``StreamMode/append`` mode begins.
     ///   - announcesStart: whether `.started` goes out when the load starts;
@@ -26,16 +28,17 @@ extension LoadRequest where Value: Equatable {
         _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
         cancelsEarlier: Bool,
         stampsResult: Bool = true,
+        stampedBy hostClock: LoadClock? = nil,
         start: Value? = nil,
         announcesStart: Bool = true,
         announcesPlan: Bool = true
     ) -> Effect<Action>.Load {
         loadEffect(
-            MainActorFunction(embed), cancelsEarlier: cancelsEarlier, stampsResult: stampsResult, start: start,
-            announcesStart: announcesStart, announcesPlan: announcesPlan)
+            MainActorFunction(embed), cancelsEarlier: cancelsEarlier, stampsResult: stampsResult, stampedBy: hostClock,
+            start: start, announcesStart: announcesStart, announcesPlan: announcesPlan)
     }
 
-    /// ``loadEffect(_:cancelsEarlier:stampsResult:start:announcesStart:announcesPlan:)``
+    /// ``loadEffect(_:cancelsEarlier:stampsResult:stampedBy:start:announcesStart:announcesPlan:)``
     /// with an `embed` already wrapped, as a lane that adds to the feature's
     /// own `embed` makes it.
     @inlinable
@@ -43,100 +46,125 @@ extension LoadRequest where Value: Equatable {
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         cancelsEarlier: Bool,
         stampsResult: Bool = true,
+        stampedBy hostClock: LoadClock? = nil,
         start: Value? = nil,
         announcesStart: Bool = true,
         announcesPlan: Bool = true
     ) -> Effect<Action>.Load {
-        let clock = stampsResult ? _clock : nil
-        var planned: (@MainActor (LoadID) -> Action)?
-        if announcesPlan, let attempts = _retry?.attempts {
-            planned = { @MainActor id in embed(.planned(id, attempts: attempts)) }
-        }
-        let work: Effect<Action>.Load.Work
+        let clock = stampsResult ? (_options?.clock ?? hostClock) : nil
+        let attempts = announcesPlan ? _options?.retry?.attempts : nil
+        // One closure per shape, each making the whole start, so a load has
+        // one closure context (see `Effect.Load.Start`).
+        let loadStart: Effect<Action>.Load.Start
         switch _source {
         case .operation(let operation) where isDirect:
-            work = Self.directWork(operation, embed, clock)
+            loadStart = { id, reporter, queue in
+                Self.announce(id, embed, announcesStart, attempts, into: &queue)
+                return Self.directBody(operation, embed, clock, id, reporter)
+            }
         case .untyped(let operation, let mapError) where isDirect:
-            work = Self.directWork(operation, mapError, embed, clock)
+            loadStart = { id, reporter, queue in
+                Self.announce(id, embed, announcesStart, attempts, into: &queue)
+                return Self.directBody(operation, mapError, embed, clock, id, reporter)
+            }
         default:
-            work = reportingWork(embed, clock, start)
+            let request = self
+            // The starting value was made on the main actor, by the reducer
+            // that built this load, and is read there by the load's task:
+            // carried in the main-actor wrapper, it needs no `Sendable`.
+            let start = MainActorFunction<Void, Value?> { start }
+            loadStart = { id, reporter, queue in
+                Self.announce(id, embed, announcesStart, attempts, into: &queue)
+                return request.reportingBody(embed, clock, start(()), id, reporter)
+            }
         }
-        var started: (@MainActor (LoadID) -> Action)?
-        if announcesStart { started = { @MainActor id in embed(.started(id)) } }
-        return Effect<Action>.Load(cancelID: nil, cancelsEarlier: cancelsEarlier, started: started, planned: planned, work: work)
+        return Effect<Action>.Load(cancelID: nil, cancelsEarlier: cancelsEarlier, start: loadStart)
     }
 
-    /// The work of a typed operation with no retry and no timeout. The task's
-    /// body calls the operation itself and ends the load in the frame where
-    /// the value arrives: no closure and no outcome frame between them, and
-    /// no result buffer above it (see `LoadReporter`). The body keeps nothing
+    /// Queues the actions that announce load `id`: `.started`, and `.planned`
+    /// with the number of attempts if there is a retry policy.
+    @inlinable
+    @MainActor
+    static func announce<Action>(
+        _ id: LoadID, _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ announcesStart: Bool, _ attempts: Int?,
+        into queue: inout [Action]
+    ) {
+        if announcesStart { queue.append(embed(.started(id))) }
+        if let attempts { queue.append(embed(.planned(id, attempts: attempts))) }
+    }
+
+    /// The task body of a typed operation with no retry and no timeout. It
+    /// calls the operation itself and ends the load in the frame where the
+    /// value arrives: no closure and no outcome frame between them, and no
+    /// result buffer above it (see `LoadReporter`). The body keeps nothing
     /// else across its `await`: `began()` calls a method that is not inlined,
     /// and the store's tables hold the rest. That keeps an in-flight load's
     /// frames in its task's first allocator slab (984 bytes).
     @inlinable
-    static func directWork<Action>(
+    @MainActor
+    static func directBody<Action>(
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value,
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
-        _ clock: LoadClock?
-    ) -> Effect<Action>.Load.Work {
-        { id, reporter in
-            TaskBody { @MainActor in
-                reporter.began()
-                do throws(Failure) {
-                    let value = try await operation()
-                    reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
-                } catch {
-                    reporter.end(id, with: embed(.ending(id, throwing: error)))
-                }
+        _ clock: LoadClock?,
+        _ id: LoadID,
+        _ reporter: LoadReporter<Action>
+    ) -> TaskBody<Void> {
+        TaskBody { @MainActor in
+            reporter.began()
+            do throws(Failure) {
+                let value = try await operation()
+                reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
+            } catch {
+                reporter.end(id, with: embed(.ending(id, throwing: error)))
             }
         }
     }
 
-    /// The work of an untyped operation with no retry and no timeout: the
-    /// same frame as a typed one's, with `mapError` on the failure path only.
+    /// The task body of an untyped operation with no retry and no timeout:
+    /// the same frame as a typed one's, with `mapError` on the failure path only.
     @inlinable
-    static func directWork<Action>(
+    @MainActor
+    static func directBody<Action>(
         _ operation: @escaping @MainActor @Sendable () async throws -> Value,
-        _ mapError: MainActorFunction<any Error, Failure>,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
-        _ clock: LoadClock?
-    ) -> Effect<Action>.Load.Work {
-        { id, reporter in
-            TaskBody { @MainActor in
-                reporter.began()
-                do {
-                    let value = try await operation()
-                    reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
-                } catch {
-                    reporter.end(id, with: embed(.ending(id, throwing: error, mapError: mapError)))
-                }
-            }
-        }
-    }
-
-    /// The work of a load that may report actions on the way — `.retrying`,
-    /// `.progress` — before the one that ends it, or that races a timer. Not
-    /// specialized: retries and streams wait and suspend far longer than a
-    /// specialization saves.
-    @usableFromInline
-    func reportingWork<Action>(
+        _ mapError: ErrorMapping<Failure>,
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         _ clock: LoadClock?,
-        _ start: Value?
-    ) -> Effect<Action>.Load.Work {
-        let request = self
-        // The starting value was made on the main actor, by the reducer that
-        // built this load, and is read there by the load's task: carried in
-        // the main-actor wrapper, it needs no `Sendable`.
-        let start = MainActorFunction<Void, Value?> { start }
-        return { id, reporter in
-            TaskBody { @MainActor in
-                reporter.began()
-                let send = reporter._send
-                let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
-                let outcome = await request.outcome(of: id, startingWith: start(()), report: report)
-                reporter.end(id, with: embed(.ending(id, with: outcome, stampedBy: clock)))
+        _ id: LoadID,
+        _ reporter: LoadReporter<Action>
+    ) -> TaskBody<Void> {
+        TaskBody { @MainActor in
+            reporter.began()
+            do {
+                let value = try await operation()
+                reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
+            } catch {
+                reporter.end(id, with: embed(.ending(id, throwing: error, mapError: mapError)))
             }
+        }
+    }
+
+    /// The task body of a load that may report actions on the way —
+    /// `.retrying`, `.progress` — before the one that ends it, or that races
+    /// a timer. Not specialized: retries and streams wait and suspend far
+    /// longer than a specialization saves.
+    @usableFromInline
+    @MainActor
+    func reportingBody<Action>(
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
+        _ clock: LoadClock?,
+        _ start: Value?,
+        _ id: LoadID,
+        _ reporter: LoadReporter<Action>
+    ) -> TaskBody<Void> {
+        let request = self
+        // Made on the main actor and read there by the task; see `loadEffect`.
+        let start = MainActorFunction<Void, Value?> { start }
+        return TaskBody { @MainActor in
+            reporter.began()
+            let send = reporter._send
+            let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
+            let outcome = await request.outcome(of: id, startingWith: start(()), report: report)
+            reporter.end(id, with: embed(.ending(id, with: outcome, stampedBy: clock)))
         }
     }
 
@@ -199,7 +227,7 @@ extension LoadAction {
     /// reach `mapError`.
     @inlinable
     @MainActor
-    static func ending(_ id: LoadID, throwing error: any Error, mapError: MainActorFunction<any Error, Failure>) -> LoadAction {
+    static func ending(_ id: LoadID, throwing error: any Error, mapError: ErrorMapping<Failure>) -> LoadAction {
         if Task.isCancelled || error is CancellationError { return .cancelled(id) }
         return .failed(id, mapError(error))
     }
@@ -249,8 +277,7 @@ extension LoadRequest where Value == Void {
                         }
                     }, mode))
         }
-        request._retry = _retry
-        request._timeout = _timeout
+        request._options = _options
         return request
     }
 }

@@ -20,29 +20,28 @@ public struct Effect<Action> {
         case run(Run)
         case load(Load)
         case merge([Effect])
-        case concatenate([Effect], cancelID: AnyHashable?)
-        case cancel(AnyHashable)
+        case concatenate([Effect], cancelID: CancelID?)
+        case cancel(CancelID)
         /// Cancels the work of load `id`: always when `supersededBy` is `nil`,
         /// else only if that newer load's policy cancels earlier loads.
         case cancelLoad(LoadID, supersededBy: LoadID?)
         /// Waits for the work of load `id` without owning it: a `join`.
         case joinLoad(LoadID)
-        /// Starts `load` once load `behind` and the loads queued behind it
-        /// before have ended: a `queue`. The load gets its ID at once, and
-        /// `announce` makes the action that says it waits (`false`) or that
-        /// it left the queue, cancelled before its turn (`true`).
-        case queueLoad(behind: LoadID, Load, announce: @MainActor (LoadID, _ isWithdrawn: Bool) -> Action)
+        /// Starts a load once the load it waits behind, and the loads queued
+        /// behind that one before it, have ended: a `queue`. The load gets
+        /// its ID at once; see `QueuedLoad`.
+        case queueLoad(QueuedLoad)
         /// Starts queued load `id`, whose turn has come.
         case startQueued(Load, LoadID)
     }
 
     @usableFromInline
     struct Run {
-        @usableFromInline var _cancelID: AnyHashable?
+        @usableFromInline var _cancelID: CancelID?
         @usableFromInline let _body: @MainActor @Sendable (Send<Action>) async throws -> Void
 
         @inlinable
-        init(cancelID: AnyHashable?, _ body: @escaping @MainActor @Sendable (Send<Action>) async throws -> Void) {
+        init(cancelID: CancelID?, _ body: @escaping @MainActor @Sendable (Send<Action>) async throws -> Void) {
             _cancelID = cancelID
             _body = body
         }
@@ -50,26 +49,31 @@ public struct Effect<Action> {
 
     @usableFromInline
     struct Load {
-        @usableFromInline var _cancelID: AnyHashable?
+        @usableFromInline var _cancelID: CancelID?
         /// Whether this load, once started, cancels the work of the load it
         /// supersedes (its overlap policy).
         @usableFromInline let _cancelsEarlier: Bool
-        /// The action that says the load began; `nil` for a queued edit,
-        /// which showed when it was queued.
-        @usableFromInline let _started: (@MainActor (LoadID) -> Action)?
-        /// The action that says how many attempts the load makes, sent right
-        /// after the start; `nil` without a retry policy.
-        @usableFromInline let _planned: (@MainActor (LoadID) -> Action)?
-        /// The work: told its ID and where to report the actions it sends on
-        /// the way (retries, progress) and, last, the one that ends it.
-        @usableFromInline let _work: Work
+        /// Starts the load: told its ID and where to report, it queues the
+        /// actions that announce it and returns the body of its task.
+        @usableFromInline let _start: Start
 
-        /// A load's work: told its ID and where to report, it returns the body
-        /// of the load's task, which the store starts. The body calls
+        /// A load's start: called by the store when it schedules the load,
+        /// with the load's ID, the reporter its task ends it through, and the
+        /// store's queue of actions, where it appends `.started` (unless it is
+        /// a queued edit, which showed when it was queued) and `.planned`
+        /// (with a retry policy). It returns the body of the task, which calls
         /// `reporter.began()` first, runs the operation, and ends the load
         /// itself (see `LoadReporter`).
         ///
-        /// The work returns the task's body, rather than being called from a
+        /// One closure for all of it, not one for each announcement and one
+        /// for the work: a closure context fewer per load, and an enum case
+        /// that carries a load — `Operation.load` — carries one closure; with
+        /// three, the compiler copied every such enum through value witnesses
+        /// (BENCHMARKS.md, step 19). The announcements go straight into the
+        /// queue rather than back in a value, which, holding two actions, was
+        /// destroyed through value witnesses too.
+        ///
+        /// The start returns the task's body, rather than being called from a
         /// body the store builds, so that the operation runs one async frame
         /// below the task's body. A frame between them cost a call, a frame in
         /// the task's allocator, and an executor switch back to the main actor
@@ -77,31 +81,23 @@ public struct Effect<Action> {
         /// reabstraction thunk on the way. And a scoped feature's load maps its
         /// reporter without adding a frame.
         ///
-        /// The store, not the work, starts the task: only the store's launch,
+        /// The store, not the start, starts the task: only the store's launch,
         /// inlined into its drain's loop, gets `Task.immediate` inlined, and an
         /// out-of-line `Task.immediate` costs every task it starts an
         /// executor-preference record (see `EffectLaunch.startTask`).
         @usableFromInline
-        typealias Work = @MainActor (LoadID, LoadReporter<Action>) -> TaskBody<Void>
+        typealias Start = @MainActor (LoadID, LoadReporter<Action>, _ queue: inout [Action]) -> TaskBody<Void>
 
         @inlinable
-        init(
-            cancelID: AnyHashable?,
-            cancelsEarlier: Bool,
-            started: (@MainActor (LoadID) -> Action)?,
-            planned: (@MainActor (LoadID) -> Action)? = nil,
-            work: @escaping Work
-        ) {
+        init(cancelID: CancelID?, cancelsEarlier: Bool, start: @escaping Start) {
             self._cancelID = cancelID
             self._cancelsEarlier = cancelsEarlier
-            self._started = started
-            self._planned = planned
-            self._work = work
+            self._start = start
         }
 
         /// This load, marked with `cancelID`.
         @inlinable
-        func withCancelID(_ cancelID: AnyHashable?) -> Load {
+        func withCancelID(_ cancelID: CancelID?) -> Load {
             var load = self
             load._cancelID = cancelID
             return load
@@ -111,14 +107,34 @@ public struct Effect<Action> {
         /// in the parent's actions.
         @usableFromInline
         func map<NewAction>(_ transform: MainActorFunction<Action, NewAction>) -> Effect<NewAction>.Load {
-            let work = _work
-            var started: (@MainActor (LoadID) -> NewAction)?
-            if let start = _started { started = { @MainActor id in transform(start(id)) } }
-            var planned: (@MainActor (LoadID) -> NewAction)?
-            if let plan = _planned { planned = { @MainActor id in transform(plan(id)) } }
-            return .init(
-                cancelID: _cancelID, cancelsEarlier: _cancelsEarlier, started: started, planned: planned,
-                work: { id, reporter in work(id, reporter.map(transform)) })
+            let start = _start
+            return .init(cancelID: _cancelID, cancelsEarlier: _cancelsEarlier) { id, reporter, queue in
+                var announced: [Action] = []
+                let body = start(id, reporter.map(transform), &announced)
+                for action in announced { queue.append(transform(action)) }
+                return body
+            }
+        }
+    }
+
+    /// A load that waits in a queue (``OverlapPolicy/queue``), in one
+    /// reference: an enum case of a load and the closure that announces it
+    /// would carry two closures, which the compiler copies through value
+    /// witnesses.
+    @usableFromInline
+    final class QueuedLoad {
+        /// The load it waits behind.
+        @usableFromInline let _behind: LoadID
+        @usableFromInline let _load: Load
+        /// Makes the action that says load `id` waits (`false`) or was
+        /// withdrawn before its turn (`true`).
+        @usableFromInline let _announce: MainActorFunction<(LoadID, Bool), Action>
+
+        @inlinable
+        init(behind: LoadID, load: Load, announce: MainActorFunction<(LoadID, Bool), Action>) {
+            _behind = behind
+            _load = load
+            _announce = announce
         }
     }
 
@@ -232,7 +248,7 @@ public struct Effect<Action> {
     /// Cancels every running effect marked with ``cancellable(id:cancelInFlight:)``
     /// and this `id`.
     public static func cancel(id: some Hashable & Sendable) -> Effect {
-        Effect(.cancel(AnyHashable(id)))
+        Effect(.cancel(CancelID(id)))
     }
 
     /// Cancels the work of load `id`, whatever its ``OverlapPolicy``.
@@ -269,12 +285,12 @@ public struct Effect<Action> {
     /// Marks this effect so ``cancel(id:)`` with `id` can stop it; with
     /// `cancelInFlight`, starting it first cancels earlier effects with that `id`.
     public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
-        let id = AnyHashable(id)
+        let id = CancelID(id)
         let marked = withCancelID(id)
         return cancelInFlight ? .merge(Effect(.cancel(id)), marked) : marked
     }
 
-    private func withCancelID(_ id: AnyHashable) -> Effect {
+    private func withCancelID(_ id: CancelID) -> Effect {
         switch operation {
         case .none, .cancel, .cancelLoad, .joinLoad, .startQueued:
             return self
@@ -288,8 +304,9 @@ public struct Effect<Action> {
             return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
         case .concatenate(let effects, _):
             return Effect(.concatenate(effects, cancelID: id), isDropped: _isDropped)
-        case .queueLoad(let behind, let load, let announce):
-            return Effect(.queueLoad(behind: behind, load.withCancelID(id), announce: announce), isDropped: _isDropped)
+        case .queueLoad(let queued):
+            let marked = QueuedLoad(behind: queued._behind, load: queued._load.withCancelID(id), announce: queued._announce)
+            return Effect(.queueLoad(marked), isDropped: _isDropped)
         }
     }
 
@@ -326,8 +343,12 @@ public struct Effect<Action> {
             mapped = .cancelLoad(id, supersededBy: newer)
         case .joinLoad(let id):
             mapped = .joinLoad(id)
-        case .queueLoad(let behind, let load, let announce):
-            mapped = .queueLoad(behind: behind, load.map(transform), announce: { transform(announce($0, $1)) })
+        case .queueLoad(let queued):
+            let announce = queued._announce
+            mapped = .queueLoad(
+                Effect<NewAction>.QueuedLoad(
+                    behind: queued._behind, load: queued._load.map(transform),
+                    announce: MainActorFunction { transform._body(announce._body($0)) }))
         case .startQueued(let load, let id):
             mapped = .startQueued(load.map(transform), id)
         }

@@ -43,25 +43,35 @@ public struct LoadClock: Clock, Sendable {
         public var description: String { "\(offset)" }
     }
 
-    private let elapsed: @Sendable () -> Duration
-    private let sleepFor: @Sendable (Duration) async throws -> Void
+    /// The base clock, erased — in one reference, so a request or a host
+    /// that carries a clock copies one word for it.
+    private let base: Base
+
+    private final class Base: Sendable {
+        let elapsed: @Sendable () -> Duration
+        let sleep: @Sendable (Duration) async throws -> Void
+
+        init(elapsed: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+            self.elapsed = elapsed
+            self.sleep = sleep
+        }
+    }
 
     /// A clock that reads `base` and sleeps on it; its time starts now, at zero.
     public init<C: Clock>(_ base: C) where C.Duration == Duration {
         let start = base.now
-        elapsed = { start.duration(to: base.now) }
-        sleepFor = { try await base.sleep(for: $0) }
+        self.base = Base(elapsed: { start.duration(to: base.now) }, sleep: { try await base.sleep(for: $0) })
     }
 
     /// The time since this clock was made.
-    public var now: Instant { Instant(offset: elapsed()) }
+    public var now: Instant { Instant(offset: base.elapsed()) }
 
     /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Sleeps on the base clock until `deadline`.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        try await sleepFor(now.duration(to: deadline).clampedForSleeping)
+        try await base.sleep(now.duration(to: deadline).clampedForSleeping)
     }
 }
 

@@ -158,6 +158,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// ``OperationTracker`` key is active while it is above zero.
     public var runningCount: Int {
         _registrar.access(self, keyPath: _runningCountKeyPath)
+        _loads._isCountObserved = true
         return _loads.runningCount
     }
 
@@ -359,29 +360,26 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     @discardableResult
     func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: AnyObject? = nil) async -> Participation {
-        let state = _store._currentState
-        if let inFlight = state.inFlightID,
-            case .join(let id) = overlap.decision(inFlight: inFlight, isOvertaken: state.isOvertaken(inFlight))
+        // Read in place: a copy of the state would be one more to make and destroy.
+        if let inFlight = _store._currentState.inFlightID,
+            case .join(let id) = overlap.decision(inFlight: inFlight, isOvertaken: _store._currentState.isOvertaken(inFlight))
         {
             return await join(id)
         }
-        return await start(.load(request, overlap, embed: _loaded), context: context)
+        _lastRequest = request
+        let (loaded, clock) = (_loaded, _clock)
+        return await start(.start { $0.load(loaded, request, overlap: overlap, stampedBy: clock) }, context: context)
     }
 
     /// Sends `action`, which starts at most one load, and waits as the first
     /// caller of the load it started until it ends or this caller leaves.
-    @usableFromInline
+    /// Inlinable for the same reason as `load`: this is where the store runs.
+    @inlinable
     func start(_ action: Feature.Action, context: AnyObject? = nil) async -> Participation {
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .ignored }
         _loads._starting = load
-        var action = action
-        if case .load(var request, let overlap, let embed) = action {
-            if request._clock == nil { request._clock = _clock }
-            _lastRequest = request
-            action = .load(request, overlap, embed: embed)
-        }
         _store.send(action)
         _loads._starting = nil
         guard load.hasStarted else { return .ignored }

@@ -11,11 +11,11 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
 
     @usableFromInline
     enum Action {
-        /// Loads with `request` in the value lane, honouring the policy —
-        /// the everyday start, without a closure to build.
-        case load(LoadRequest<Value, Failure>, OverlapPolicy, embed: (LoadAction<Value, Failure>) -> Action)
-        /// Any other start — a "load more", an edit — decided and built from
-        /// the state by the reducer API.
+        /// A start — a load, a "load more", an edit — decided and built from
+        /// the state by the reducer API. A closure rather than a case per
+        /// lane: a case that carried a request made the compiler copy and
+        /// destroy every action of this type through value witnesses
+        /// (BENCHMARKS.md, step 19), and the closure's context costs less.
         case start((inout State) -> Effect<Action>)
         /// A load's action, routed back to the state.
         case loaded(LoadAction<Value, Failure>)
@@ -36,8 +36,6 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
     @inlinable
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
-        case .load(let request, let overlap, let embed):
-            return state.load(embed, request, overlap: overlap)
         case .start(let start):
             return start(&state)
         case .loaded(let load):

@@ -225,8 +225,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
                             }
                         }, mode))
             }
-            recorded._retry = request._retry
-            recorded._timeout = request._timeout
+            recorded._options = request._options
             return recorded
         }
 

@@ -202,6 +202,12 @@ final class SharedLoads {
     /// Told when `runningCount` changes, for observers of an operation's
     /// activity; set by the value.
     @exclusivity(unchecked) var _onChange: (@MainActor () -> Void)?
+    /// Whether `runningCount` was read since `_onChange` was last called.
+    /// Only a read registers an observer, so with none since, no one is told:
+    /// the store's `_isPossiblyObserved` rule, here for the count. It skips a
+    /// weak load and the registrar's two locked calls on both the first and
+    /// the last action of every load nobody watches.
+    @exclusivity(unchecked) var _isCountObserved = false
 
     @usableFromInline
     init() {}
@@ -228,13 +234,19 @@ final class SharedLoads {
         starting.id = id
         running.insert(starting, forKey: id)
         _starting = nil
-        _onChange?()
+        countChanged()
     }
 
     /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
     func ended(_ id: LoadID, cancelled: Bool) {
         guard let load = running.removeValue(forKey: id) else { return }
         load.end(cancelled: cancelled)
+        countChanged()
+    }
+
+    private func countChanged() {
+        guard _isCountObserved else { return }
+        _isCountObserved = false
         _onChange?()
     }
 }

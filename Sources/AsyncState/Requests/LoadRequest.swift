@@ -32,7 +32,7 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
         /// A typed operation, called straight from the load's task.
         case operation(@MainActor @Sendable () async throws(Failure) -> Value)
         /// An untyped operation and what turns its errors into `Failure`.
-        case untyped(@MainActor @Sendable () async throws -> Value, MainActorFunction<any Error, Failure>)
+        case untyped(@MainActor @Sendable () async throws -> Value, ErrorMapping<Failure>)
         /// A stream, consumed once per attempt; told the value to start from
         /// and where to report progress.
         case stream(StreamAttempt, StreamMode)
@@ -46,16 +46,38 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
         @MainActor @Sendable (_ start: Value?, _ report: @escaping @MainActor (Value) -> Void) async -> LoadOutcome<Value, Failure>
 
     @usableFromInline let _source: Source
-    @usableFromInline var _retry: RetryPolicy<Failure>?
-    @usableFromInline var _timeout: LoadTimeout<Failure>?
-    @usableFromInline var _clock: LoadClock?
+    /// The retry policy, the timeout and the clock, boxed, so a plain request
+    /// copies its source and one word. A reducer builds a request for every
+    /// load: with them inline it was 240 bytes, and with the clock beside the
+    /// box, three references, enough for the compiler to copy a request
+    /// through value witnesses (BENCHMARKS.md, step 19).
+    @usableFromInline var _options: RequestOptions<Failure>?
 
     @inlinable
     init(_ source: Source) {
         _source = source
-        _retry = nil
-        _timeout = nil
-        _clock = nil
+        _options = nil
+    }
+
+    /// The retry policy, if any.
+    @inlinable
+    var _retry: RetryPolicy<Failure>? {
+        get { _options?.retry }
+        set { _options = RequestOptions.make(retry: newValue, timeout: _timeout, clock: _clock) }
+    }
+
+    /// The timeout of the whole load, if any.
+    @inlinable
+    var _timeout: LoadTimeout<Failure>? {
+        get { _options?.timeout }
+        set { _options = RequestOptions.make(retry: _retry, timeout: newValue, clock: _clock) }
+    }
+
+    /// The clock that stamps the result, if any.
+    @inlinable
+    var _clock: LoadClock? {
+        get { _options?.clock }
+        set { _options = RequestOptions.make(retry: _retry, timeout: _timeout, clock: newValue) }
     }
 
     // MARK: Operations
@@ -73,7 +95,7 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
         mapError: @escaping (any Error) -> Failure,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) {
-        self.init(.untyped(operation, MainActorFunction(mapError)))
+        self.init(.untyped(operation, ErrorMapping(mapError)))
     }
 
     /// A load that runs `operation`, whose untyped errors become ``AnyError``.
@@ -84,7 +106,7 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
     @inlinable
     @_disfavoredOverload
     public init(_ operation: @escaping @MainActor @Sendable () async throws -> Value) where Failure == AnyError {
-        self.init(.untyped(operation, MainActorFunction(AnyError.init)))
+        self.init(.untyped(operation, .anyError))
     }
 
     // MARK: Streams
@@ -198,13 +220,66 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
     /// from the load's task, with no retry and no timeout around it.
     @inlinable
     var isDirect: Bool {
-        guard _retry == nil, _timeout == nil else { return false }
+        if let options = _options, !options.isOneAttempt { return false }
         if case .stream = _source { return false }
         return true
     }
 }
 
 extension LoadRequest: Sendable {}
+
+/// What turns an untyped operation's errors into the failure, in one
+/// reference: with the operation beside it as a second closure, a request's
+/// `Source` was an enum case of two closures, which the compiler copies
+/// through value witnesses (BENCHMARKS.md, step 19).
+@usableFromInline
+final class ErrorMapping<Failure>: Sendable {
+    @usableFromInline let _map: MainActorFunction<any Error, Failure>
+
+    @usableFromInline
+    init(_ map: @escaping (any Error) -> Failure) {
+        _map = MainActorFunction(map)
+    }
+
+    @inlinable
+    @MainActor
+    func callAsFunction(_ error: any Error) -> Failure {
+        _map(error)
+    }
+}
+
+extension ErrorMapping where Failure == AnyError {
+    /// The mapping of every `AnyError` request, made once.
+    @usableFromInline
+    static var anyError: ErrorMapping { anyErrorMapping }
+}
+
+private let anyErrorMapping = ErrorMapping<AnyError>(AnyError.init)
+
+/// How a request runs, when it is more than one plain attempt or stamps its
+/// result: a request's retry policy, timeout and clock, shared by its copies.
+@usableFromInline
+final class RequestOptions<Failure: Error>: Sendable {
+    @usableFromInline let retry: RetryPolicy<Failure>?
+    @usableFromInline let timeout: LoadTimeout<Failure>?
+    @usableFromInline let clock: LoadClock?
+    /// No retry and no timeout: the request is one attempt, run directly.
+    @usableFromInline let isOneAttempt: Bool
+
+    @usableFromInline
+    init(retry: RetryPolicy<Failure>?, timeout: LoadTimeout<Failure>?, clock: LoadClock?) {
+        self.retry = retry
+        self.timeout = timeout
+        self.clock = clock
+        isOneAttempt = retry == nil && timeout == nil
+    }
+
+    /// These options, or `nil` when there are none.
+    @usableFromInline
+    static func make(retry: RetryPolicy<Failure>?, timeout: LoadTimeout<Failure>?, clock: LoadClock?) -> RequestOptions? {
+        retry == nil && timeout == nil && clock == nil ? nil : RequestOptions(retry: retry, timeout: timeout, clock: clock)
+    }
+}
 
 /// How one attempt of a load ended.
 @usableFromInline

@@ -34,20 +34,32 @@ extension Loadable where Failure: Error {
         _ request: LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .latestWins
     ) -> Effect<Action> {
+        load(embed, request, overlap: overlap, stampedBy: nil)
+    }
+
+    /// ``load(_:_:overlap:)``, stamping the result with `clock` unless the
+    /// request has a clock of its own: a host's clock, which it does not copy
+    /// into each request.
+    @inlinable
+    func load<Action>(
+        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ request: LoadRequest<Value, Failure>,
+        overlap: OverlapPolicy,
+        stampedBy clock: LoadClock?
+    ) -> Effect<Action> {
         let inFlight = _inFlightID
         switch overlap.decision(inFlight: inFlight, isOvertaken: inFlight.map(isOvertaken) ?? false) {
         case .start:
-            return Effect(request.loadEffect(embed, cancelsEarlier: overlap.cancelsEarlier, start: _value))
+            return Effect(request.loadEffect(embed, cancelsEarlier: overlap.cancelsEarlier, stampedBy: clock, start: _value))
         case .ignore:
             return .none
         case .join(let id):
             return Effect(.joinLoad(id))
         case .queue(let behind):
-            let announce = MainActorFunction(embed)
-            return Effect(
-                .queueLoad(
-                    behind: behind, request.loadEffect(embed, cancelsEarlier: true, start: _value),
-                    announce: { id, isWithdrawn in announce(isWithdrawn ? .cancelled(id) : .queued(id)) }))
+            let load = request.loadEffect(embed, cancelsEarlier: true, stampedBy: clock, start: _value)
+            // Called only through the wrapper's main-actor `callAsFunction`, like `embed` itself.
+            let announce = MainActorFunction<(LoadID, Bool), Action> { id, isWithdrawn in embed(isWithdrawn ? .cancelled(id) : .queued(id)) }
+            return Effect(.queueLoad(Effect.QueuedLoad(behind: behind, load: load, announce: announce)))
         }
     }
 
@@ -161,10 +173,10 @@ extension Loadable where Failure: Error {
         case .queue(let behind):
             let load = confirming.loadEffect(
                 editEmbed, cancelsEarlier: false, stampsResult: false, announcesStart: false, announcesPlan: false)
-            return Effect(
-                .queueLoad(
-                    behind: behind, load,
-                    announce: { id, isWithdrawn in editEmbed(isWithdrawn ? .cancelled(id) : .started(id)) }))
+            let announce = MainActorFunction<(LoadID, Bool), Action> { id, isWithdrawn in
+                editEmbed._body(isWithdrawn ? .cancelled(id) : .started(id))
+            }
+            return Effect(.queueLoad(Effect.QueuedLoad(behind: behind, load: load, announce: announce)))
         }
     }
 

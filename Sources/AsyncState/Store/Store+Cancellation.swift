@@ -3,7 +3,7 @@
 
 extension Store {
     @inlinable
-    func cancelEffects(withID id: AnyHashable) {
+    func cancelEffects(withID id: CancelID) {
         guard let tokens = _effectsByCancelID[id] else { return }
         for token in tokens { cancelEffect(token) }
     }

@@ -25,17 +25,18 @@ extension Store {
         @usableFromInline
         enum Kind {
             case run(Effect<Action>.Run)
-            /// A load's work and ID: all its launch needs. Not the whole
-            /// `Load`, whose cancel ID and `.started` closure a pending
-            /// effect would copy and destroy for nothing.
-            case load(Effect<Action>.Load.Work, LoadID)
+            /// A load's task body: all its launch needs. Not the whole
+            /// `Load`, whose cancel ID and start a pending effect would copy
+            /// and destroy for nothing.
+            case load(TaskBody<Void>)
             case concatenate([Effect<Action>])
             /// Waits for the task of the effect with this token: a `join`.
             case join(Int)
-            /// Starts load `id` once load `behind`, and every run queued
-            /// behind it before, has ended (`OverlapPolicy.queue`); `announce`
-            /// makes the action that withdraws it if it is cancelled first.
-            case queue(Effect<Action>.Load, id: LoadID, behind: LoadID, announce: MainActorFunction<(LoadID, Bool), Action>)
+            /// Starts queued load `id` once the load it waits behind, and every
+            /// run queued behind that one before, has ended
+            /// (`OverlapPolicy.queue`); its `announce` makes the action that
+            /// withdraws it if it is cancelled first.
+            case queue(Effect<Action>.QueuedLoad, id: LoadID)
             /// What `_pending` holds in place of an effect moved out to be
             /// launched (`takePending(at:)`). Launching it does nothing.
             case launched
@@ -103,16 +104,15 @@ extension Store {
             if let load = _loads[id] {
                 _pending.append(PendingEffect(.join(load._token), token: -1, isOwned: _launch._token == nil))
             }
-        case .queueLoad(let behind, let load, let announce):
+        case .queueLoad(let queued):
             // A queued load takes its ID at once, so the state counts it
             // waiting and a newer start can supersede it; until its turn the
             // queued run stands for it in `_loads`, so cancelling the load
             // cancels the run.
             let id = _nextLoadID
             _nextLoadID = id.next
-            _queue.append(announce(id, false))
-            let token = enqueue(
-                .queue(load, id: id, behind: behind, announce: MainActorFunction { announce($0.0, $0.1) }), cancelID: load._cancelID)
+            _queue.append(queued._announce((id, false)))
+            let token = enqueue(.queue(queued, id: id), cancelID: queued._load._cancelID)
             _loads.insert(RunningLoad(token: token, cancelsEarlier: true), forKey: id)
         }
     }
@@ -121,15 +121,14 @@ extension Store {
     /// policy, and enters it in the tables.
     @inlinable
     func scheduleLoad(_ load: Effect<Action>.Load, _ id: LoadID) {
-        if let started = load._started { _queue.append(started(id)) }
-        if let planned = load._planned { _queue.append(planned(id)) }
-        let token = enqueue(.load(load._work, id), cancelID: load._cancelID)
+        let body = load._start(id, _loadReporter, &_queue)
+        let token = enqueue(.load(body), cancelID: load._cancelID)
         _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), forKey: id)
     }
 
     @inlinable
     @discardableResult
-    func enqueue(_ kind: PendingEffect.Kind, cancelID: AnyHashable?) -> Int {
+    func enqueue(_ kind: PendingEffect.Kind, cancelID: CancelID?) -> Int {
         let token = _nextEffectToken
         _nextEffectToken += 1
         if let cancelID {
@@ -151,6 +150,17 @@ extension Store {
         _isDraining = true
         var launched = 0
         while true {
+            if _queue.count == 1 {
+                // The everyday queue, a load's `.started`: moved out, it is
+                // destroyed in this specialized code, where emptying the list
+                // destroyed it through the runtime's generic `arrayDestroy`
+                // and the action's value witnesses — a tenth of the store's
+                // cost per load (BENCHMARKS.md, step 19). The list is empty
+                // while it is processed, so what it sends is queued anew.
+                let next = _queue.removeLast()
+                process(next, startingInto: &started)
+                continue
+            }
             var index = 0
             while index < _queue.count {
                 let next = _queue[index]
@@ -172,8 +182,10 @@ extension Store {
                 continue
             }
             // Every pending effect has been moved out: what is left are
-            // placeholders, destroyed without running any code.
-            _pending.removeAll(keepingCapacity: true)
+            // placeholders, destroyed without running any code — one, most
+            // often, removed here rather than by the runtime's generic
+            // `arrayDestroy` (as for the queue above).
+            if _pending.count == 1 { _ = _pending.removeLast() } else { _pending.removeAll(keepingCapacity: true) }
             break
         }
         if isOutermost { _isDraining = false }
@@ -240,7 +252,8 @@ extension Store {
             }
             if isCancelled { task.cancel() }
             hasEnded = false
-        case .queue(let load, let id, let behind, let announce):
+        case .queue(let queued, let id):
+            let (load, behind, announce) = (queued._load, queued._behind, queued._announce)
             // Always enqueued, like a concatenation: it waits for the runs
             // queued before it — their chain — or for the load it was queued
             // behind, so runs start in the order they were queued. The wait
@@ -289,11 +302,10 @@ extension Store {
                 } ?? task
             _queueTails[queue] = QueuedRun(token: token, chain: chain, tokens: aheadTokens + [token])
             hasEnded = false
-        case .load(let work, let id):
-            // The load's work returns its task's body (see `Load.Work`).
-            let reporter = _loadReporter
+        case .load(let body):
+            // The body its start returned (see `Load.Start`).
             beginLaunch(token, isCancelled: isCancelled)
-            task = _launch.startTask(work(id, reporter))
+            task = _launch.startTask(body)
             hasEnded = endLaunch(task)
         case .run(let run):
             let body = run._body

@@ -118,9 +118,9 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _nextLoadID: LoadID
     @exclusivity(unchecked) @usableFromInline var _nextEffectToken = 0
     @exclusivity(unchecked) @usableFromInline var _runningEffects: [Int: Task<Void, Never>] = [:]
-    @usableFromInline var _effectsByCancelID: [AnyHashable: Set<Int>] = [:]
+    @usableFromInline var _effectsByCancelID: [CancelID: Set<Int>] = [:]
     /// The cancel ID of each running effect that has one, by token.
-    @exclusivity(unchecked) @usableFromInline var _cancelIDOfEffect: [Int: AnyHashable] = [:]
+    @exclusivity(unchecked) @usableFromInline var _cancelIDOfEffect: [Int: CancelID] = [:]
     /// The ``Send`` every effect gets, made on first use: one closure and one
     /// weak reference per store rather than per effect.
     @exclusivity(unchecked) @usableFromInline var _cachedSender: Send<Action>?
