@@ -37,6 +37,11 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     private let collectAfter: Duration
     private let capacity: Int
     private let request: (Key) -> LoadRequest<Value, Failure>
+    /// Makes an entry. Made by the inlinable initializer, in the client's
+    /// code, so each entry's store runs its reducer specialized for `Value`
+    /// and `Failure`: an entry made here, in generic code, ran every action
+    /// through generic metadata lookups (BENCHMARKS.md, step 19).
+    private let makeValue: @MainActor (LoadClock) -> AsyncValue<Value, Failure>
     /// Collection timers, polls and trigger loops, by what they are for.
     private var tasks: [TaskID: Task<Void, Never>] = [:]
 
@@ -64,18 +69,34 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     ///   - capacity: the most entries kept; the entry unused the longest is
     ///     evicted first, and entries in use never are.
     ///   - request: the load of one key.
-    public init(
+    @inlinable
+    public convenience init(
         clock: some Clock<Duration>,
         staleAfter: Duration,
         collectAfter: Duration = .seconds(300),
         capacity: Int = .max,
         request: @escaping (Key) -> LoadRequest<Value, Failure>
     ) {
-        self.clock = LoadClock(clock)
+        self.init(
+            clock: LoadClock(clock), staleAfter: staleAfter, collectAfter: collectAfter, capacity: capacity, request: request,
+            makeValue: { AsyncValue(Loadable(), clock: $0) })
+    }
+
+    @usableFromInline
+    init(
+        clock: LoadClock,
+        staleAfter: Duration,
+        collectAfter: Duration,
+        capacity: Int,
+        request: @escaping (Key) -> LoadRequest<Value, Failure>,
+        makeValue: @escaping @MainActor (LoadClock) -> AsyncValue<Value, Failure>
+    ) {
+        self.clock = clock
         self.staleAfter = staleAfter
         self.collectAfter = collectAfter
         self.capacity = max(0, capacity)
         self.request = request
+        self.makeValue = makeValue
         _keysChanged = \Cache.keysChanged
     }
 
@@ -207,7 +228,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     private func makeEntry(_ key: Key) -> AsyncValue<Value, Failure> {
         _registrar.willSet(self, keyPath: _keysChanged)
         defer { _registrar.didSet(self, keyPath: _keysChanged) }
-        return AsyncValue(Loadable(), clock: clock)
+        return makeValue(clock)
     }
 
     /// Runs `commands`; returns the task of the load one of them started or

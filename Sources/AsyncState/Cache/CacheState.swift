@@ -35,8 +35,8 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable> {
     /// ```swift
     /// return state.users.update(7) {
     ///     $0.edit(
-///         { Action.users(.entry(7, $0)) }, Rename(to: name),
-///         LoadRequest { () async throws(APIError) in try await api.rename(7, name) })
+    ///         { Action.users(.entry(7, $0)) }, Rename(to: name),
+    ///         LoadRequest { () async throws(APIError) in try await api.rename(7, name) })
     /// } ?? .none
     /// ```
     @inlinable

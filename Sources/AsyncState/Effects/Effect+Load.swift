@@ -75,7 +75,7 @@ extension LoadRequest where Value: Equatable {
             let start = MainActorFunction<Void, Value?> { start }
             loadStart = { id, reporter, queue in
                 Self.announce(id, embed, announcesStart, attempts, into: &queue)
-                return request.reportingBody(embed, clock, start(()), id, reporter)
+                return request.reportingBody(embed, clock, start, id, reporter)
             }
         }
         return Effect<Action>.Load(cancelID: nil, cancelsEarlier: cancelsEarlier, start: loadStart)
@@ -145,61 +145,78 @@ extension LoadRequest where Value: Equatable {
 
     /// The task body of a load that may report actions on the way —
     /// `.retrying`, `.progress` — before the one that ends it, or that races
-    /// a timer. Not specialized: retries and streams wait and suspend far
-    /// longer than a specialization saves.
-    @usableFromInline
+    /// a timer. Specialized like the direct bodies: unspecialized, a retried
+    /// load whose first attempt answered at once spent a quarter of its time
+    /// looking up generic metadata (BENCHMARKS.md, step 19).
+    @inlinable
     @MainActor
     func reportingBody<Action>(
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
         _ clock: LoadClock?,
-        _ start: Value?,
+        _ start: MainActorFunction<Void, Value?>,
         _ id: LoadID,
         _ reporter: LoadReporter<Action>
     ) -> TaskBody<Void> {
         let request = self
-        // Made on the main actor and read there by the task; see `loadEffect`.
-        let start = MainActorFunction<Void, Value?> { start }
         return TaskBody { @MainActor in
             reporter.began()
-            let send = reporter._send
-            let report = Send<LoadAction<Value, Failure>> { send(embed($0)) }
-            let outcome = await request.outcome(of: id, startingWith: start(()), report: report)
+            let outcome = await request.outcome(of: id, startingWith: start(()), embed, reporter)
             reporter.end(id, with: embed(.ending(id, with: outcome, stampedBy: clock)))
         }
     }
 
     /// Runs the whole load — every attempt, within the timeout — reporting
-    /// progress and retries of load `id` through `report`.
+    /// progress and retries of load `id` through `reporter`.
+    @inlinable
     @MainActor
-    func outcome(
-        of id: LoadID, startingWith start: Value?, report: Send<LoadAction<Value, Failure>>
+    func outcome<Action>(
+        of id: LoadID, startingWith start: Value?,
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
     ) async -> LoadOutcome<Value, Failure> {
-        let source = _source
+        guard let options = _options, !options.isOneAttempt else {
+            return await attempt(of: id, startingWith: start, embed, reporter)
+        }
+        let request = self
         let attempt: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
-            switch source {
-            case .operation(let operation):
-                do throws(Failure) {
-                    return .value(try await operation())
-                } catch {
-                    return .failure(error)
-                }
-            case .untyped(let operation, let mapError):
-                do {
-                    return .value(try await operation())
-                } catch {
-                    return error is CancellationError ? .cancelled : .failure(mapError(error))
-                }
-            case .stream(let attempt, _):
-                return await attempt(start) { report(.progress(id, $0)) }
-            }
+            await request.attempt(of: id, startingWith: start, embed, reporter)
         }
-        let retry = _retry
+        // The policy is read where the options keep it, not copied out: a
+        // policy is a large value, which the compiler copies through value
+        // witnesses.
+        guard let timeout = options.timeout else {
+            return await options.retry!.run(attempt) { reporter._send(embed(.retrying(id, $0))) }
+        }
         let chain: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
-            guard let retry else { return await attempt() }
-            return await retry.run(attempt) { report(.retrying(id, $0)) }
+            guard options.retry != nil else { return await attempt() }
+            return await options.retry!.run(attempt) { reporter._send(embed(.retrying(id, $0))) }
         }
-        guard let timeout = _timeout else { return await chain() }
         return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }, operation: chain)
+    }
+
+    /// Runs one attempt of load `id`.
+    @inlinable
+    @MainActor
+    func attempt<Action>(
+        of id: LoadID, startingWith start: Value?,
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
+    ) async -> LoadOutcome<Value, Failure> {
+        switch _source {
+        case .operation(let operation):
+            do throws(Failure) {
+                return .value(try await operation())
+            } catch {
+                return .failure(error)
+            }
+        case .untyped(let operation, let mapError):
+            do {
+                return .value(try await operation())
+            } catch {
+                return error is CancellationError ? .cancelled : .failure(mapError(error))
+            }
+        case .stream(let attempt, _):
+            let send = reporter._send
+            return await attempt(start) { send(embed(.progress(id, $0))) }
+        }
     }
 }
 

@@ -99,58 +99,74 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     // MARK: What a screen reads
 
     /// The whole state: every lane and layer.
+    @inlinable
     public var loadable: Loadable<Value, Failure> { _store.state }
 
     /// The current state, as an ``AsyncState/AsyncState``.
+    @inlinable
     public var state: AsyncState<Value, Failure> { _store.state.state }
 
     /// The value to show — also while reloading and after a failure — with
     /// the pending edits applied.
+    @inlinable
     public var value: Value? { _store.state.value }
 
     /// The failure of the last settled load, or `nil`.
+    @inlinable
     public var error: Failure? { _store.state.error }
 
     /// Whether a load of the value lane is in flight.
+    @inlinable
     public var isLoading: Bool { _store.state.isLoading }
 
     /// Why the load in flight runs — first load, refresh, retry after a
     /// failure — and which attempt it is on; `nil` when settled.
+    @inlinable
     public var activity: LoadActivity<Failure>? { _store.state.activity }
 
     /// The partial value streamed by the load in flight, or `nil`.
+    @inlinable
     public var partialValue: Value? { _store.state.partialValue }
 
     /// How many loads wait in the queue (``OverlapPolicy/queue``).
+    @inlinable
     public var waitingCount: Int { _store.state.queuedIDs.count }
 
     /// The pending optimistic edits by ID, in start order.
+    @inlinable
     public var pendingEdits: KeyedStates<LoadID, AnyEdit<Value>> { _store.state.pendingEdits }
 
     /// The failure of the last edit whose request failed, until another starts.
+    @inlinable
     public var editError: Failure? { _store.state.editError }
 
     /// Whether a "load more" of a paged list is in flight.
+    @inlinable
     public var isLoadingMore: Bool { _store.state.isLoadingMore }
 
     /// Why the "load more" in flight runs and which attempt it is on.
+    @inlinable
     public var moreActivity: LoadActivity<Failure>? { _store.state.moreActivity }
 
     /// The failure of the latest "load more", until a page loads.
+    @inlinable
     public var moreError: Failure? { _store.state.moreError }
 
     /// Whether a paged list has a page after the last one shown.
+    @inlinable
     public var hasMore: Bool { _store.state.hasMore }
 
     /// Whether the value is stale for `maxAge` now, on the clock this value
     /// was made with: see ``Loadable/isStale(maxAge:at:)``. Without a clock,
     /// every value is stale.
+    @inlinable
     public func isStale(maxAge: Duration) -> Bool {
         guard let clock = _clock else { return true }
         return _store.state.isStale(maxAge: maxAge, at: clock.now)
     }
 
     /// Whether the value was invalidated and no load started since succeeded.
+    @inlinable
     public var isInvalidated: Bool { _store.state.isInvalidated }
 
     /// How many loads of this value — of any lane, superseded ones still
@@ -249,6 +265,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Loads the page after the last one of a paged list and appends it; see
     /// ``Loadable/loadMore(_:_:overlap:)``. Returns once it has settled, or at
     /// once when it starts nothing.
+    @inlinable
     public func loadMore<Element, Cursor>(
         _ request: @escaping (Cursor) -> LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .firstWins
@@ -269,6 +286,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// see ``Loadable/edit(_:_:_:overlap:)``. Returns the edit's last action —
     /// `.confirmed(id)`, `.failed(id, failure)` or `.cancelled(id)` — once it
     /// has settled, or `nil` if `overlap` started nothing.
+    @inlinable
     @discardableResult
     public func edit(
         _ edit: some Edit<Value>,
@@ -299,6 +317,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// Repeats the last load of the value lane, superseding one in flight.
     /// Does nothing if nothing was loaded yet.
+    @inlinable
     public func reload() async {
         guard let request = _lastRequest else { return }
         await run(request, .latestWins)
@@ -307,6 +326,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Marks the value stale and, if it was loaded before, reloads it with the
     /// last request, superseding a load in flight; returns once that reload
     /// has settled.
+    @inlinable
     public func invalidate() async {
         _store.send(.invalidate)
         await reload()
@@ -316,16 +336,19 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// previous state, with the loads waiting in its queue and the "load more"
     /// in flight. Does nothing when nothing is in flight. Pending edits go
     /// on: ``cancel(edit:)`` rolls one back.
+    @inlinable
     public func cancel() {
         _store.send(.cancel)
     }
 
     /// Rolls edit `id` back at once and cancels its request.
+    @inlinable
     public func cancel(edit id: LoadID) {
         _store.send(.abandon(id))
     }
 
     /// Returns to `.notLoaded`, forgetting the value and cancelling any load.
+    @inlinable
     public func reset() {
         _store.send(.reset)
     }
@@ -333,6 +356,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Stores a value directly, e.g. after a local edit or from a stream.
     /// During a load the state stays `.refreshing(value:)`. With a clock, the
     /// value is as fresh as a load's (TanStack Query's `setQueryData`).
+    @inlinable
     public func setValue(_ value: Value) {
         _store.send(.setValue(value, at: _clock?.now))
     }
@@ -459,13 +483,17 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
 /// Where an edit started by ``AsyncValue/edit(_:_:overlap:)`` leaves its
 /// last action for the caller.
+@usableFromInline
 @MainActor
 final class EditOutcome<Value, Failure: Equatable> {
-    private(set) var last: EditAction<Value, Failure>?
+    @usableFromInline private(set) var last: EditAction<Value, Failure>?
     /// The edit's ID, once it started.
-    private(set) var id: LoadID?
+    @usableFromInline private(set) var id: LoadID?
+
+    @usableFromInline init() {}
 
     /// Keeps the edit's ID, and its action if it is one that ends it.
+    @usableFromInline
     func note(_ action: LoadAction<Value, Failure>) where Value: Equatable {
         guard case .edit(let edit) = action else { return }
         switch edit {

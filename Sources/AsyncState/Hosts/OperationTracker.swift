@@ -26,15 +26,28 @@ import Observation
 @MainActor
 public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & Equatable>: Observable {
     /// What a finished operation leaves in its key's state.
-    struct Completion: Equatable, Sendable {}
+    @usableFromInline
+    struct Completion: Equatable, Sendable {
+        @usableFromInline init() {}
+    }
 
     private var entries: [Key: AsyncValue<Completion, Failure>] = [:]
     private let registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
     private let entriesKeyPath: KeyPath<OperationTracker, [Key: AsyncValue<Completion, Failure>]>
+    /// Makes a key's entry: made by the inlinable initializer, in the
+    /// client's code, so entries run their reducer specialized (see `Cache`).
+    private let makeValue: @MainActor () -> AsyncValue<Completion, Failure>
 
     /// Creates a tracker with no operation run yet.
-    public init() {
+    @inlinable
+    public convenience init() {
+        self.init(makeValue: { AsyncValue() })
+    }
+
+    @usableFromInline
+    init(makeValue: @escaping @MainActor () -> AsyncValue<Completion, Failure>) {
+        self.makeValue = makeValue
         entriesKeyPath = \OperationTracker.entries
     }
 
@@ -107,6 +120,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// run from the queue at once. With a retry policy the key stays active
     /// between attempts; ``error(for:)`` holds only the failure that ended the
     /// run.
+    @inlinable
     @discardableResult
     public func run<Result>(
         _ key: Key,
@@ -120,6 +134,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
 
     /// Runs `operation` as `key`; its untyped errors become ``AnyError``. See
     /// ``run(_:_:overlap:)``.
+    @inlinable
     @discardableResult
     @_disfavoredOverload
     public func run<Result>(
@@ -151,9 +166,10 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         observedEntries[key]
     }
 
-    private func makeEntry(_ key: Key) -> AsyncValue<Completion, Failure> {
+    @usableFromInline
+    func makeEntry(_ key: Key) -> AsyncValue<Completion, Failure> {
         if let entry = entries[key] { return entry }
-        let entry = AsyncValue<Completion, Failure>()
+        let entry = makeValue()
         registrar.withMutation(of: self, keyPath: entriesKeyPath) {
             entries[key] = entry
         }
@@ -163,26 +179,35 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// Where a run leaves its result, for the caller that started it and for
     /// callers that join it. The value is kept as `Any` because each call
     /// chooses its own result type.
+    ///
+    /// Inlinable with `run`, so a run is specialized for its types.
+    @usableFromInline
     @MainActor
     final class Record {
-        private(set) var outcome: OperationResult<Any, Failure>?
+        @usableFromInline private(set) var outcome: OperationResult<Any, Failure>?
+
+        @usableFromInline init() {}
 
         /// The operation returned; a cancelled run's value is not its result.
+        @inlinable
         func finish(_ value: Any) {
             outcome = Task.isCancelled ? .cancelled : .success(value)
         }
 
         /// The operation failed; after cancellation that is not a failure.
+        @inlinable
         func fail(_ failure: Failure) {
             outcome = Task.isCancelled ? .cancelled : .failure(failure)
         }
 
+        @inlinable
         func cancel() {
             outcome = .cancelled
         }
 
         /// `request`, recording how each attempt ends here and leaving only
         /// "it finished" in the key's state.
+        @inlinable
         func recording<Result>(_ request: LoadRequest<Result, Failure>) -> LoadRequest<Completion, Failure> {
             var recorded: LoadRequest<Completion, Failure>
             switch request._source {
@@ -230,6 +255,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         }
 
         /// What the caller that took part in loading as `participation` gets.
+        @inlinable
         func result<Result>(for participation: AsyncValue<Completion, Failure>.Participation) -> OperationResult<Result, Failure> {
             let outcome: OperationResult<Any, Failure>?
             switch participation {

@@ -30,6 +30,7 @@ public struct Jitter: Sendable, CustomStringConvertible {
 
     /// `wait`, shortened by a random share and rounded to the millisecond,
     /// so waits read well in logs and timelines.
+    @usableFromInline
     @MainActor
     func apply(to wait: Duration) -> Duration {
         guard let source else { return wait }

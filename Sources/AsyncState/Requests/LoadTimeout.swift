@@ -13,9 +13,9 @@
 /// afterwards. A duration too long for a clock to sleep (over about 146
 /// years) waits that long instead of trapping.
 public struct LoadTimeout<Failure: Sendable>: Sendable {
-    let duration: Duration
-    let failure: Failure
-    let sleep: @Sendable (Duration) async throws -> Void
+    @usableFromInline let duration: Duration
+    @usableFromInline let failure: Failure
+    @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
 
     /// Times out after `duration` on `clock` (a test clock in tests) with `failure`.
     public init<C: Clock>(_ duration: Duration, clock: C, failure: Failure) where C.Duration == Duration {
@@ -37,6 +37,7 @@ public struct LoadTimeout<Failure: Sendable>: Sendable {
 /// abandoned too, and the timer can no longer win — cancellation is never a
 /// timeout's failure. All on the main actor, so the result needs no
 /// `Sendable`.
+@usableFromInline
 @MainActor
 func withTimeout<Result, Failure: Sendable>(
     _ timeout: LoadTimeout<Failure>,

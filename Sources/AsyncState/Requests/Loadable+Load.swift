@@ -58,7 +58,8 @@ extension Loadable where Failure: Error {
         case .queue(let behind):
             let load = request.loadEffect(embed, cancelsEarlier: true, stampedBy: clock, start: _value)
             // Called only through the wrapper's main-actor `callAsFunction`, like `embed` itself.
-            let announce = MainActorFunction<(LoadID, Bool), Action> { id, isWithdrawn in embed(isWithdrawn ? .cancelled(id) : .queued(id)) }
+            let announce = MainActorFunction<(LoadID, Bool), Action> { id, isWithdrawn in embed(isWithdrawn ? .cancelled(id) : .queued(id))
+            }
             return Effect(.queueLoad(Effect.QueuedLoad(behind: behind, load: load, announce: announce)))
         }
     }

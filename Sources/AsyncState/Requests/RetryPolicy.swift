@@ -34,8 +34,8 @@ public struct RetryPolicy<Failure: Sendable>: Sendable {
     public let jitter: Jitter
     /// A limit on each attempt, whose failure counts as the attempt's.
     public let attemptTimeout: LoadTimeout<Failure>?
-    let shouldRetry: @Sendable (Failure, Int) -> Bool
-    let sleep: @Sendable (Duration) async throws -> Void
+    @usableFromInline let shouldRetry: @Sendable (Failure, Int) -> Bool
+    @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
 
     /// A policy whose waits run on `clock` (a test clock in tests).
     ///
@@ -78,7 +78,9 @@ public struct RetryPolicy<Failure: Sendable>: Sendable {
 
     /// Runs `attempt` until it succeeds, is cancelled, fails for good or runs
     /// out of attempts, telling `retrying` of each retry before its wait;
-    /// returns how the load ended.
+    /// returns how the load ended. Inlinable, so a retried load runs
+    /// specialized for its types.
+    @inlinable
     @MainActor
     func run<Value>(
         _ attempt: @escaping @MainActor @Sendable () async -> LoadOutcome<Value, Failure>,
