@@ -93,7 +93,6 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _loads = loads
         _loaded = loaded
         _clock = clock
-        loads._onChange = { [weak self] in self?.runningChanged() }
     }
 
     // MARK: What a screen reads
@@ -109,7 +108,14 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// The value to show — also while reloading and after a failure — with
     /// the pending edits applied.
     @inlinable
-    public var value: Value? { _store.state.value }
+    public var value: Value? {
+        // Field by field, where the state is stored: calling `value` on the
+        // stored loadable copies all of it first (≈ 22 ns of a 29 ns read;
+        // BENCHMARKS.md, step 19).
+        _store._accessState()
+        return Loadable.shown(
+            _store._currentState._layers, partial: _store._currentState._partial, confirmed: _store._currentState._value)
+    }
 
     /// The failure of the last settled load, or `nil`.
     @inlinable
@@ -172,11 +178,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// How many loads of this value — of any lane, superseded ones still
     /// running included — and edits have work running now. An
     /// ``OperationTracker`` key is active while it is above zero.
-    public var runningCount: Int {
-        _registrar.access(self, keyPath: _runningCountKeyPath)
-        _loads._isCountObserved = true
-        return _loads.runningCount
-    }
+    public var runningCount: Int { _loads.runningCount }
 
     /// Observes every action this value processes, for logs and timelines.
     public func observeTransitions(
@@ -449,7 +451,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Cancels load `id`, which its last caller has left.
     @inlinable
     var abandoning: @MainActor @Sendable (LoadID) -> Void {
-        { [weak self] id in self?._store.send(.abandon(id)) }
+        // The store, not the value, weakly: a weak reference to the value
+        // would give it a side table (see `SharedLoads._registrar`).
+        { [weak store = _store] id in store?.send(.abandon(id)) }
     }
 
     /// How many callers wait for the load in flight — for tests.
@@ -467,17 +471,6 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         let showing = _store._currentState.error
         _store.send(.clearError)
         return showing
-    }
-
-    // MARK: Observing running work
-
-    let _registrar = ObservationRegistrar()
-    /// Built once: a generic class's key path is costly to build on every access.
-    private lazy var _runningCountKeyPath: KeyPath<AsyncValue, Int> = \AsyncValue.runningCount
-
-    private func runningChanged() {
-        _registrar.willSet(self, keyPath: _runningCountKeyPath)
-        _registrar.didSet(self, keyPath: _runningCountKeyPath)
     }
 }
 

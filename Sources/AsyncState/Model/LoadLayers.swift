@@ -37,7 +37,12 @@ extension LoadLayers: Sendable where Value: Sendable, Failure: Sendable {}
 /// `Array`'s buffer do. It is `Sendable` only when its contents are.
 @usableFromInline
 final class LayerBox<Value: Equatable, Failure: Equatable>: @unchecked Sendable {
-    @usableFromInline var _contents: LoadLayers<Value, Failure>
+    // Unchecked: the only write is `withLayers`' `inout` on a box the
+    // loadable holds uniquely, which runs no code that could reach the box
+    // again. Checked, every read of `value` called `swift_beginAccess`, an
+    // opaque call that made the optimizer copy the whole loadable out of a
+    // store first (≈ 30 ns a read; BENCHMARKS.md, step 19).
+    @exclusivity(unchecked) @usableFromInline var _contents: LoadLayers<Value, Failure>
 
     @inlinable
     init(_ contents: LoadLayers<Value, Failure>) {

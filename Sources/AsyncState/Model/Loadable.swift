@@ -119,9 +119,15 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// reloading and in `.error`: use it to decide whether there is content
     /// to show.
     @inlinable
-    public var value: Value? {
-        if let layers = _layers, layers._contents._edits.isShowing { return layers._contents._edits._shown }
-        return _partial ?? _value
+    public var value: Value? { Self.shown(_layers, partial: _partial, confirmed: _value) }
+
+    /// What ``value`` shows, from the fields it reads: the edited value while
+    /// edits show, else the partial value, else the confirmed one. Static so
+    /// that a host can pass the fields where they are stored.
+    @inlinable
+    static func shown(_ layers: LayerBox<Value, Failure>?, partial: Value?, confirmed: Value?) -> Value? {
+        if let layers, layers._contents._edits.isShowing { return layers._contents._edits._shown }
+        return partial ?? confirmed
     }
 
     /// The confirmed value, without the pending edits: the last success or

@@ -244,6 +244,15 @@ public final class Store<State, Action>: Observable {
         return _currentState
     }
 
+    /// Registers the dependency a read of ``state`` registers, for a host
+    /// that then reads `_currentState`'s stored fields in place (a computed
+    /// property of the whole state copies all of it first).
+    @inlinable
+    func _accessState() {
+        _isPossiblyObserved = true
+        _registrar.access(self, keyPath: _stateKeyPath)
+    }
+
     /// Reads a property of ``state``, e.g. `store.profile`.
     @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
