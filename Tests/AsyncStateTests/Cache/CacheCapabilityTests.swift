@@ -177,7 +177,7 @@ struct CacheCapabilityTests {
         let (cache, _, backend, subscription) = await loadedCache()
         await cache.prefetch(7)
         #expect(backend.calls.count == 1)
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("cancelling one entry's load returns it to its settled state, never a failure, and leaves other entries loading")
@@ -207,7 +207,7 @@ struct CacheCapabilityTests {
         await backend.waitForCalls(2)
         cache[7]?.cancel()
         #expect(cache[7]?.state == .success(value: "v1"))
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("awaiting an entry's invalidate() returns once the reload it starts has settled")
@@ -222,7 +222,7 @@ struct CacheCapabilityTests {
         #expect(cache[7]?.state == .success(value: "v2"))
         #expect(cache[7]?.isInvalidated == false)
         #expect(!cache.isStale(7))
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 }
 

@@ -64,7 +64,7 @@ struct CacheFreshnessTests {
         await yieldUntil { cache[7]?.isLoading == false }
         #expect(cache[7]?.value == "v3")
         #expect(cache[7]?.isInvalidated == false)
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("invalidating a key in use marks it stale at once, before its reload starts")
@@ -73,7 +73,7 @@ struct CacheFreshnessTests {
         #expect(cache.invalidate(7))
         #expect(cache[7]?.isInvalidated == true)
         #expect(cache.isStale(7))
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("a new user does not join a load an invalidation has overtaken: it starts a fresh one")
@@ -117,7 +117,7 @@ struct CacheFreshnessTests {
         #expect(cache[99] == nil)
         #expect(cache.count == 1)
         #expect(backend.calls.count == 1)
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("invalidating by predicate reloads matching entries in use; unused ones reload when next used")
@@ -156,7 +156,7 @@ struct CacheFreshnessTests {
         #expect(issues.first?.contains("a refetch trigger sequence threw offline") == true)
         #expect(cache[7]?.state == .refreshing(value: "v1"))
         #expect(backend.calls.count == 2)
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("a poll reloads a key in use every interval, skips ticks while loading, and stops when asked")
@@ -178,7 +178,7 @@ struct CacheFreshnessTests {
         cache.stopPolling(7)
         await yieldUntil { clock.sleeperCount == 0 }
         #expect(clock.sleeperCount == 0)
-        _ = subscription
+        withExtendedLifetime(subscription) {}
     }
 
     @Test("per key, the promises of a Loadable hold: a failure keeps the value, cancellation is not failure")

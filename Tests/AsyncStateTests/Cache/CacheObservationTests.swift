@@ -38,7 +38,7 @@ struct CacheObservationTests {
         backend.answer(7, with: "Lee 2")
         await yieldUntil { changed.isSet }
         #expect(changed.isSet)
-        _ = subscriptions
+        withExtendedLifetime(subscriptions) {}
     }
 
     @Test("another subscriber sharing key 7's value changes nothing a reader of 7 sees")
@@ -80,5 +80,6 @@ struct CacheObservationTests {
         await nine.loaded()
         #expect(nineChanged.isSet)
         #expect(cache[9]?.value == "Ada")
+        withExtendedLifetime(subscriptions) {}
     }
 }

@@ -1,13 +1,15 @@
 import AsyncState
 import AsyncStateControls
 import Observation
+import Testing
 
 /// A backend whose every call waits on its own gate, recorded in order, so a
 /// test decides how and when each load of each key ends.
 @MainActor
 final class CacheBackend<Key: Equatable, Value: Sendable> {
     private(set) var calls: [(key: Key, gate: Gate<Value>)] = []
-    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var watchers: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextWatcher = 0
 
     func load(_ key: Key) async throws(TestError) -> Value {
         let gate = Gate<Value>()
@@ -24,10 +26,28 @@ final class CacheBackend<Key: Equatable, Value: Sendable> {
     }
 
     /// Suspends until `count` calls have been made in all — a cache starts
-    /// its loads in tasks of its own, so a test waits for them here.
-    func waitForCalls(_ count: Int) async {
+    /// its loads in tasks of its own, so a test waits for them here. A call
+    /// that never comes fails the test instead of hanging it: the test's
+    /// time limit cancels the wait.
+    func waitForCalls(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         guard calls.count < count else { return }
-        await withCheckedContinuation { watchers.append((count, $0)) }
+        let id = nextWatcher
+        nextWatcher += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume() } else { watchers.append((id, count, continuation)) }
+            }
+        } onCancel: {
+            Task { @MainActor in self.stopWatching(id) }
+        }
+        if calls.count < count {
+            Issue.record("\(calls.count) calls to the backend, not \(count): the wait was cancelled", sourceLocation: sourceLocation)
+        }
+    }
+
+    private func stopWatching(_ id: Int) {
+        guard let index = watchers.firstIndex(where: { $0.id == id }) else { return }
+        watchers.remove(at: index).continuation.resume()
     }
 
     /// Opens the newest call's gate for `key`.
