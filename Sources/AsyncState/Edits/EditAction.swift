@@ -24,10 +24,7 @@ public enum EditAction<Value, Failure: Equatable> {
     case cancelled(LoadID)
     /// An attempt of edit `id`'s request failed and it tries again after a
     /// wait; the edit stays shown.
-    // Indirect: a retry is rare, and inline its payload — uninhabited when
-    // `Failure` is `Never` — made the compiler copy every action of this type
-    // through value witnesses (BENCHMARKS.md, step 19).
-    indirect case retrying(LoadID, LoadRetry<Failure>)
+    case retrying(LoadID, LoadRetry<Failure>)
 
     /// The ID of the edit this action is about.
     @inlinable

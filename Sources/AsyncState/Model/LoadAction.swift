@@ -33,10 +33,7 @@ public enum LoadAction<Value: Equatable, Failure: Equatable> {
     case cancelled(LoadID)
     /// An attempt of load `id` failed and the load tries again after a wait
     /// (see ``RetryPolicy``). The load stays in flight.
-    // Indirect: a retry is rare, and inline its payload — uninhabited when
-    // `Failure` is `Never` — made the compiler copy every action of this type
-    // through value witnesses (BENCHMARKS.md, step 19).
-    indirect case retrying(LoadID, LoadRetry<Failure>)
+    case retrying(LoadID, LoadRetry<Failure>)
     /// Load `id` produced a partial value, shown while it goes on (see
     /// ``StreamMode``). Its final value still arrives with `.finished`.
     case progress(LoadID, Value)
