@@ -20,26 +20,19 @@ struct ExhaustiveFreshnessTests {
         "an invalidation is never lost, reloads once, and an overtaken load never wins over the reload",
         arguments: Invalidation.allCases)
     func everyInterleaving(invalidation: Invalidation) async {
-        var checked = 0
-        var failures = 0
-        var slice = TimeSlice()
+        var tally = ExhaustiveTally()
         for n in 1...3 {
             for order in ExhaustiveInterleavingTests.orders(loads: n) {
                 for outcomes in ExhaustiveInterleavingTests.outcomes(loads: n) {
                     for position in 0...order.count {
-                        if let problem = Self.check(order, outcomes, invalidateAt: position, invalidation) {
-                            failures += 1
-                            if failures <= 5 { Issue.record("order \(order), outcomes \(outcomes), invalidate at \(position): \(problem)") }
-                        }
-                        checked += 1
-                        await slice.yieldIfSpent()
+                        await tally.count(
+                            Self.check(order, outcomes, invalidateAt: position, invalidation),
+                            "order \(order), outcomes \(outcomes), invalidate at \(position)")
                     }
                 }
             }
         }
-        print("exhaustive interleavings with an invalidation (\(invalidation)) checked: \(checked)")
-        #expect(checked == 1 * 3 * 3 + 3 * 9 * 5 + 15 * 27 * 7)
-        #expect(failures == 0)
+        tally.expect("exhaustive interleavings with an invalidation (\(invalidation))", checked: 1 * 3 * 3 + 3 * 9 * 5 + 15 * 27 * 7)
     }
 
     /// Plays one interleaving from a loaded value; returns what went wrong.

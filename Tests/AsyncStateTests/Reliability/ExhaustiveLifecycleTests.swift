@@ -72,10 +72,8 @@ struct ExhaustiveLifecycleTests {
         "retries and progress apply only to the load in flight; every end is as for a plain load; a partial value never outlives its attempt"
     )
     func everyInterleaving() async {
-        var checked = 0
-        var failures = 0
+        var tally = ExhaustiveTally()
         var orderCache: [[Int]: [[Int]]] = [:]
-        var slice = TimeSlice()
         for start in ExhaustiveInterleavingTests.starts {
             for n in 1...3 {
                 for scripts in Self.scripts(loads: n) {
@@ -83,19 +81,12 @@ struct ExhaustiveLifecycleTests {
                     let orders = orderCache[lengths] ?? Self.orders(lengths: lengths)
                     orderCache[lengths] = orders
                     for order in orders {
-                        if let problem = Self.check(start, order, scripts) {
-                            failures += 1
-                            if failures <= 5 { Issue.record("\(start.name), order \(order), scripts \(scripts): \(problem)") }
-                        }
-                        checked += 1
-                        await slice.yieldIfSpent()
+                        await tally.count(Self.check(start, order, scripts), "\(start.name), order \(order), scripts \(scripts)")
                     }
                 }
             }
         }
-        print("exhaustive lifecycle interleavings checked: \(checked)")
-        #expect(checked == Self.expectedCount)
-        #expect(failures == 0)
+        tally.expect("exhaustive lifecycle interleavings", checked: Self.expectedCount)
     }
 
     /// Pinned, so a change to the enumeration cannot silently shrink the

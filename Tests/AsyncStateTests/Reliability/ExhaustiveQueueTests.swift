@@ -63,10 +63,8 @@ struct ExhaustiveQueueTests {
 
     @Test("starts and turns admitted as the model says; a queue never outlives its loads; nothing stuck loading; cancellation never fails")
     func everyInterleaving() async {
-        var checked = 0
-        var failures = 0
+        var tally = ExhaustiveTally()
         var orderCache: [[Int]: [[Int]]] = [:]
-        var slice = TimeSlice()
         for start in ExhaustiveInterleavingTests.starts {
             for n in 1...3 {
                 for scripts in Self.scripts(loads: n) {
@@ -74,19 +72,12 @@ struct ExhaustiveQueueTests {
                     let orders = orderCache[lengths] ?? ExhaustiveLifecycleTests.orders(lengths: lengths)
                     orderCache[lengths] = orders
                     for order in orders {
-                        if let problem = Self.check(start, order, scripts) {
-                            failures += 1
-                            if failures <= 5 { Issue.record("\(start.name), order \(order), scripts \(scripts): \(problem)") }
-                        }
-                        checked += 1
-                        await slice.yieldIfSpent()
+                        await tally.count(Self.check(start, order, scripts), "\(start.name), order \(order), scripts \(scripts)")
                     }
                 }
             }
         }
-        print("exhaustive queue interleavings checked: \(checked)")
-        #expect(checked == Self.expectedCount)
-        #expect(failures == 0)
+        tally.expect("exhaustive queue interleavings", checked: Self.expectedCount)
     }
 
     /// Pinned, so a change to the enumeration cannot silently shrink the
