@@ -57,6 +57,7 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
     groups.append(("9. lists and writes: page appends and edit layers", ListCases.run))
     groups.append(("10. load lifecycle: a retry step and a progress action against a .finished", LifecycleCases.run))
     groups.append(("11. every request shape, answering at once, against the floor of any load", RequestCases.run))
+    groups.append(("12. observation: a send tells only the readers of what changed", ObservationCases.run))
     return groups
 }()
 

@@ -105,14 +105,18 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         for (_, position) in _book.cachedPositions { _book._entries[position]?.cancel() }
     }
 
-    /// The entry cached for `key`, or `nil` if nothing is. Reading its value
-    /// registers an observation dependency on `key` alone; reading the
-    /// subscript itself is told when a key is added or removed.
+    /// The entry cached for `key`, or `nil` if nothing is. A reader of a
+    /// key that is cached depends on that entry alone — told when it leaves
+    /// the cache, and of what it reads from it — and a reader of a key that
+    /// is not is told when a key is added.
     @inlinable
     public subscript(key: Key) -> AsyncValue<Value, Failure>? {
-        _registrar.access(self, keyPath: _keysChanged)
-        guard let position = _book.position(of: key) else { return nil }
-        return _book._entries[position]
+        guard let position = _book.position(of: key), let entry = _book._entries[position] else {
+            _registrar.access(self, keyPath: _keysChanged)
+            return nil
+        }
+        entry._store._registerPresence()
+        return entry
     }
 
     /// What `_keysChanged` points at; only its identity matters.
@@ -260,6 +264,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 tasks.removeValue(forKey: .collect(key))?.cancel()
             case .release(let entry):
                 entry?.cancel()
+                entry?._store.announceEveryPart()
                 _registrar.willSet(self, keyPath: _keysChanged)
                 _registrar.didSet(self, keyPath: _keysChanged)
             }

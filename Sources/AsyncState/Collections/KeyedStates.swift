@@ -18,6 +18,9 @@ public struct KeyedStates<Key: Hashable, Value> {
     @usableFromInline var _storedKeys: [Key]
     @usableFromInline var _storedValues: [Value]
     @usableFromInline var _keyIndex: KeyIndex
+    /// The last change, for a store's readers of single rows; not part of the
+    /// value (`==` ignores it).
+    @usableFromInline var _changes: ChangeJournal<Key>?
 
     /// An empty collection.
     @inlinable
@@ -25,13 +28,16 @@ public struct KeyedStates<Key: Hashable, Value> {
         _storedKeys = []
         _storedValues = []
         _keyIndex = KeyIndex()
+        // A journal from the start, so that the first change is found by it:
+        // a collection with none is compared row by row.
+        _changes = ChangeJournal()
     }
 
     /// A collection of `keysAndValues` in their order. When a key appears more
     /// than once, its last value is kept at its first position.
     public init(_ keysAndValues: some Sequence<(Key, Value)>) {
         self.init()
-        for (key, value) in keysAndValues { self[key] = value }
+        for (key, value) in keysAndValues { store(value, forKey: key) }
     }
 
     /// The keys, in order.
@@ -73,6 +79,14 @@ public struct KeyedStates<Key: Hashable, Value> {
     @inlinable
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        noteChange(of: key)
+        return store(value, forKey: key)
+    }
+
+    /// `updateValue` without the change record: a new collection has no readers.
+    @inlinable
+    @discardableResult
+    mutating func store(_ value: Value, forKey key: Key) -> Value? {
         if let position = offset(forKey: key) {
             let old = _storedValues[position]
             _storedValues[position] = value
@@ -89,6 +103,7 @@ public struct KeyedStates<Key: Hashable, Value> {
     @discardableResult
     public mutating func removeValue(forKey key: Key) -> Value? {
         guard let position = offset(forKey: key) else { return nil }
+        noteChange(of: key)
         _storedKeys.remove(at: position)
         let value = _storedValues.remove(at: position)
         _keyIndex = KeyIndex(keys: _storedKeys, seed: keyHashSeed)
@@ -97,7 +112,10 @@ public struct KeyedStates<Key: Hashable, Value> {
 
     /// Removes every key and value.
     public mutating func removeAll() {
-        self = KeyedStates()
+        _storedKeys = []
+        _storedValues = []
+        _keyIndex = KeyIndex()
+        noteChange(of: nil)
     }
 }
 
@@ -107,6 +125,7 @@ extension KeyedStates: KeyedStorage {
     @inlinable
     public mutating func withMutableValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let position = offset(forKey: key) else { return nil }
+        noteChange(of: key)
         return body(&_storedValues[position])
     }
 }

@@ -97,13 +97,22 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     // MARK: What a screen reads
 
+    /// Registers a reader of `value`, the member `member` at `path`, and returns it.
+    @inlinable
+    func _registered<Part: Equatable>(
+        _ value: Part, _ member: AsyncValueMember, _ path: @autoclosure () -> KeyPath<Loadable<Value, Failure>, Part>
+    ) -> Part {
+        _store._numberedPart(member.rawValue, of: AsyncValueMember.count, path()).register(value, on: _store)
+        return value
+    }
+
     /// The whole state: every lane and layer.
     @inlinable
     public var loadable: Loadable<Value, Failure> { _store.state }
 
     /// The current state, as an ``AsyncState/AsyncState``.
     @inlinable
-    public var state: AsyncState<Value, Failure> { _store.state.state }
+    public var state: AsyncState<Value, Failure> { _registered(_store._currentState.state, .state, \.state) }
 
     /// The value to show — also while reloading and after a failure — with
     /// the pending edits applied.
@@ -112,31 +121,31 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         // Field by field, where the state is stored: calling `value` on the
         // stored loadable copies all of it first (≈ 22 ns of a 29 ns read;
         // BENCHMARKS.md, step 19).
-        _store._accessState()
-        return Loadable.shown(
+        let value = Loadable.shown(
             _store._currentState._layers, partial: _store._currentState._partial, confirmed: _store._currentState._value)
+        return _registered(value, .value, \.value)
     }
 
     /// The failure of the last settled load, or `nil`.
     @inlinable
-    public var error: Failure? { _store.state.error }
+    public var error: Failure? { _registered(_store._currentState.error, .error, \.error) }
 
     /// Whether a load of the value lane is in flight.
     @inlinable
-    public var isLoading: Bool { _store.state.isLoading }
+    public var isLoading: Bool { _registered(_store._currentState.isLoading, .isLoading, \.isLoading) }
 
     /// Why the load in flight runs — first load, refresh, retry after a
     /// failure — and which attempt it is on; `nil` when settled.
     @inlinable
-    public var activity: LoadActivity<Failure>? { _store.state.activity }
+    public var activity: LoadActivity<Failure>? { _registered(_store._currentState.activity, .activity, \.activity) }
 
     /// The partial value streamed by the load in flight, or `nil`.
     @inlinable
-    public var partialValue: Value? { _store.state.partialValue }
+    public var partialValue: Value? { _registered(_store._currentState.partialValue, .partialValue, \.partialValue) }
 
     /// How many loads wait in the queue (``OverlapPolicy/queue``).
     @inlinable
-    public var waitingCount: Int { _store.state.queuedIDs.count }
+    public var waitingCount: Int { _registered(_store._currentState.queuedIDs.count, .waitingCount, \.queuedIDs.count) }
 
     /// The pending optimistic edits by ID, in start order.
     @inlinable
@@ -144,23 +153,23 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// The failure of the last edit whose request failed, until another starts.
     @inlinable
-    public var editError: Failure? { _store.state.editError }
+    public var editError: Failure? { _registered(_store._currentState.editError, .editError, \.editError) }
 
     /// Whether a "load more" of a paged list is in flight.
     @inlinable
-    public var isLoadingMore: Bool { _store.state.isLoadingMore }
+    public var isLoadingMore: Bool { _registered(_store._currentState.isLoadingMore, .isLoadingMore, \.isLoadingMore) }
 
     /// Why the "load more" in flight runs and which attempt it is on.
     @inlinable
-    public var moreActivity: LoadActivity<Failure>? { _store.state.moreActivity }
+    public var moreActivity: LoadActivity<Failure>? { _registered(_store._currentState.moreActivity, .moreActivity, \.moreActivity) }
 
     /// The failure of the latest "load more", until a page loads.
     @inlinable
-    public var moreError: Failure? { _store.state.moreError }
+    public var moreError: Failure? { _registered(_store._currentState.moreError, .moreError, \.moreError) }
 
     /// Whether a paged list has a page after the last one shown.
     @inlinable
-    public var hasMore: Bool { _store.state.hasMore }
+    public var hasMore: Bool { _registered(_store._currentState.hasMore, .hasMore, \.hasMore) }
 
     /// Whether the value is stale for `maxAge` now, on the clock this value
     /// was made with: see ``Loadable/isStale(maxAge:at:)``. Without a clock,
@@ -173,7 +182,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// Whether the value was invalidated and no load started since succeeded.
     @inlinable
-    public var isInvalidated: Bool { _store.state.isInvalidated }
+    public var isInvalidated: Bool { _registered(_store._currentState.isInvalidated, .isInvalidated, \.isInvalidated) }
 
     /// How many loads of this value — of any lane, superseded ones still
     /// running included — and edits have work running now. An
@@ -495,4 +504,16 @@ final class EditOutcome<Value, Failure: Equatable> {
         case .retrying: break
         }
     }
+}
+
+/// The members a screen reads from an ``AsyncValue``, each a part of its
+/// store's state of its own, so a reader of `value` is not told when only
+/// `isLoading` changed. Found by number rather than by key path: a cache hit
+/// reads `value`, and hashing a key path costs more than the read.
+@usableFromInline
+enum AsyncValueMember: Int {
+    case value, state, error, isLoading, activity, partialValue, waitingCount
+    case editError, isLoadingMore, moreActivity, moreError, hasMore, isInvalidated
+
+    @usableFromInline static let count = 13
 }

@@ -162,8 +162,13 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         return entries
     }
 
+    /// The entry of `key`. A reader of a key that has one depends on what it
+    /// reads from the entry alone (entries are never removed); a reader of a
+    /// key that has none is told when a key is added.
     private func entry(_ key: Key) -> AsyncValue<Completion, Failure>? {
-        observedEntries[key]
+        if let entry = entries[key] { return entry }
+        registrar.access(self, keyPath: entriesKeyPath)
+        return nil
     }
 
     @usableFromInline

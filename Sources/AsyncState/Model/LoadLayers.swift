@@ -64,7 +64,21 @@ extension Loadable {
         lhs._value == rhs._value && lhs._partial == rhs._partial && lhs._settled == rhs._settled
             && lhs._inFlightID == rhs._inFlightID && lhs._newestID == rhs._newestID && lhs._activity == rhs._activity
             && lhs._settledAt == rhs._settledAt && lhs._invalidation == rhs._invalidation
-            && lhs._layers?._contents ?? LoadLayers() == rhs._layers?._contents ?? LoadLayers()
+            && sameLayers(lhs._layers, rhs._layers)
+    }
+
+    /// Whether two loadables' layers are equal, without comparing contents
+    /// when neither has a box or both share one: a store compares a
+    /// loadable its views read after every action, and comparing the
+    /// layers' contents (unspecialized, with two empty ones made for want
+    /// of a box) cost about 3,000 instructions (BENCHMARKS.md, issue 26).
+    @inlinable
+    static func sameLayers(_ lhs: LayerBox<Value, Failure>?, _ rhs: LayerBox<Value, Failure>?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): true
+        case (let lhs?, let rhs?): lhs === rhs || lhs._contents == rhs._contents
+        case (let box?, nil), (nil, let box?): box._contents.isEmpty
+        }
     }
 
     /// Changes the layers in place, making the box first, or copying it when

@@ -88,6 +88,28 @@ public final class Store<State, Action>: Observable {
     /// `withObservationTracking`'s) ends at the first change it is told of, so
     /// while this is `false` nobody can be listening and the announcement is skipped.
     @exclusivity(unchecked) @usableFromInline var _isPossiblyObserved = false
+    /// The whole state as a part, compared with `==`, when `State` is
+    /// `Equatable`; looked up on the first read of ``state``.
+    @usableFromInline var _statePart: StorePart<State, Action>?
+    @usableFromInline var _hasLookedUpStatePart = false
+    /// Makes `_statePart`, when the store was made where `State` is known to be `Equatable`.
+    @usableFromInline var _statePartMaker: (() -> StorePart<State, Action>)?
+    /// The parts read through a member (`store.title`) or ``subscript(part:)``,
+    /// by path, kept once made: a part's path from the store costs an
+    /// allocation to build.
+    @usableFromInline var _valueParts: [AnyKeyPath: StorePart<State, Action>] = [:]
+    /// The path a reader of the store itself registers (see `_registerPresence`), made on first use.
+    @usableFromInline var _presenceKeyPath: KeyPath<Store, Void>?
+    @usableFromInline var _isPresenceRead = false
+    /// The parts a host reads by number (an `AsyncValue`'s members).
+    @usableFromInline var _numberedParts: ContiguousArray<StorePart<State, Action>?> = []
+    /// The keyed collections read row by row (``subscript(part:key:)``), by path.
+    @usableFromInline var _rowParts: [AnyKeyPath: StorePart<State, Action>] = [:]
+    /// The parts that have readers, compared after every action. Unchecked
+    /// for the reasons above: each access is one read, append or removal,
+    /// and a part's change handlers, which may read (and so append), run
+    /// between them (see `announceChanges`).
+    @exclusivity(unchecked) @usableFromInline var _listedParts: ContiguousArray<StorePart<State, Action>> = []
 
     @exclusivity(unchecked) @usableFromInline var _isProcessing = false
     /// True only while the reducer itself runs, to catch a reducer that sends.
@@ -224,6 +246,28 @@ public final class Store<State, Action>: Observable {
         self.init(initialState: initialState, reduce: reducer.reduce(into:action:), firstLoadID: firstLoadID)
     }
 
+    /// Creates a store that runs `reducer`, starting from `initialState`, for
+    /// a state that is `Equatable`: a reader of the whole ``state`` is then
+    /// told only when it changed.
+    ///
+    /// - Parameters:
+    ///   - initialState: the feature's state before the first action.
+    ///   - reducer: the feature's logic; it runs on the main actor for every action.
+    ///   - firstLoadID: the ID the first load gets; tests use the default `#1`
+    ///     so expectations stay stable.
+    @inlinable
+    public convenience init<R: Reducer>(
+        initialState: State,
+        reducer: R,
+        firstLoadID: LoadID = LoadID(1)
+    ) where R.State == State, R.Action == Action, State: Equatable {
+        self.init(initialState: initialState, reduce: reducer.reduce(into:action:), firstLoadID: firstLoadID)
+        // Made here, where `State` is known to be `Equatable`, so the part's
+        // comparison is specialized; found at run time it is not (≈ 400 ns
+        // a change).
+        _statePartMaker = { ValuePart<State, Action, State>(path: \State.self) }
+    }
+
     @usableFromInline
     init(initialState: State, reduce: @escaping (inout State, Action) -> Effect<Action>, firstLoadID: LoadID) {
         self._currentState = initialState
@@ -236,24 +280,28 @@ public final class Store<State, Action>: Observable {
         for task in _runningEffects.values { task.cancel() }
     }
 
-    /// The current state. Reading it registers an observation dependency.
+    /// The current state. Reading it registers for every change: a reader
+    /// of `state` is told after each action that was not dropped, since it
+    /// read everything. A view that reads a part instead — `store.title`,
+    /// ``subscript(part:)``, ``subscript(part:key:)`` — is told only when
+    /// that part changes.
     @inlinable
     public var state: State {
-        _isPossiblyObserved = true
-        _registrar.access(self, keyPath: _stateKeyPath)
+        _registerStateRead()
         return _currentState
     }
 
-    /// Registers the dependency a read of ``state`` registers, for a host
-    /// that then reads `_currentState`'s stored fields in place (a computed
-    /// property of the whole state copies all of it first).
+    /// Reads a property of ``state``, e.g. `store.profile`, and registers
+    /// for changes of that property only: after an action, its readers are
+    /// told when it is no longer `==` to what they read.
     @inlinable
-    func _accessState() {
-        _isPossiblyObserved = true
-        _registrar.access(self, keyPath: _stateKeyPath)
+    public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        self[part: keyPath]
     }
 
-    /// Reads a property of ``state``, e.g. `store.profile`.
+    /// Reads a property of ``state`` that is not `Equatable`. The store
+    /// cannot tell whether it changed, so its readers are told as readers of
+    /// ``state`` are.
     @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
         state[keyPath: keyPath]
@@ -342,7 +390,10 @@ public final class Store<State, Action>: Observable {
 
     @inlinable
     func process(_ action: Action, startingInto started: inout StoreTask) {
-        let effect = _isPossiblyObserved ? reduceAnnouncingChange(action) : reduce(action)
+        let effect = reduce(action)
+        if _isPossiblyObserved || !_listedParts.isEmpty {
+            announceChanges(isDropped: effect._isDropped)
+        }
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)
         }
@@ -359,16 +410,6 @@ public final class Store<State, Action>: Observable {
         _isReducing = true
         defer { _isReducing = false }
         return _reducer(&_currentState, action)
-    }
-
-    /// Runs the reducer inside the observation announcement of a change,
-    /// for a state someone has read since the last one.
-    @inlinable
-    func reduceAnnouncingChange(_ action: Action) -> Effect<Action> {
-        _isPossiblyObserved = false
-        _registrar.willSet(self, keyPath: _stateKeyPath)
-        defer { _registrar.didSet(self, keyPath: _stateKeyPath) }
-        return reduce(action)
     }
 
     @usableFromInline

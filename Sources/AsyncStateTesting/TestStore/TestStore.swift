@@ -107,6 +107,9 @@ public final class TestStore<State: Equatable, Action> {
 
     /// How the underlying store starts effects — for tests that check the
     /// same behaviour on both paths.
+    /// The store this test store drives, for tests of what it tells observers.
+    package var underlyingStore: Store<State, Action> { store }
+
     package var effectStart: EffectStart {
         get { store._effectStart }
         set { store._effectStart = newValue }

@@ -1,0 +1,202 @@
+import Observation
+
+extension Store {
+    /// Reads the part of ``state`` at `path` — at any depth — and registers
+    /// for changes of that part only: after an action, its readers are told
+    /// when it is no longer `==` to what they read.
+    ///
+    /// ```swift
+    /// let name = store[part: \.profile.value?.name]
+    /// ```
+    @inlinable
+    public subscript<Part: Equatable>(part path: KeyPath<State, Part>) -> Part {
+        let value = _currentState[keyPath: path]
+        _valuePart(path).register(value, on: self)
+        return value
+    }
+
+    /// Reads the row for `key` of the keyed collection at `path` and
+    /// registers for changes of that row only: when an action changes one
+    /// row, its readers alone are told, and finding them costs the same
+    /// whether one row or thousands have readers.
+    ///
+    /// ```swift
+    /// let row = store[part: \.rows, key: id]
+    /// ```
+    @inlinable
+    public subscript<Key, Row: Equatable>(part path: KeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
+        _rowsPart(path, isSame: { $0 == $1 }).register(key, on: self)
+    }
+
+    /// Reads the row for `key` of a keyed collection whose rows are not
+    /// `Equatable`: its readers are told whenever an action writes that row.
+    @inlinable
+    public subscript<Key, Row>(part path: KeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
+        _rowsPart(path, isSame: nil).register(key, on: self)
+    }
+
+    /// Registers a reader of the whole ``state``: as a part compared with
+    /// `==` when `State` is `Equatable`, told of every action not dropped
+    /// otherwise.
+    @inlinable
+    func _registerStateRead() {
+        if !_hasLookedUpStatePart {
+            _hasLookedUpStatePart = true
+            _statePart = _statePartMaker?() ?? _makeStatePart()
+        }
+        if let part = _statePart {
+            part._registerCurrentValue(part, self)
+        } else {
+            _isPossiblyObserved = true
+            _registrar.access(self, keyPath: _stateKeyPath)
+        }
+    }
+
+    /// The whole state as a part, or `nil` when `State` is not `Equatable`.
+    @usableFromInline
+    func _makeStatePart() -> StorePart<State, Action>? {
+        guard let equatable = State.self as? any Equatable.Type else { return nil }
+        func part<Whole: Equatable>(_: Whole.Type) -> StorePart<State, Action>? {
+            // `Whole` is `State`, found at run time, so both casts succeed.
+            guard let path = \State.self as? KeyPath<State, Whole> else { return nil }
+            return ValuePart<State, Action, Whole>(path: path)
+        }
+        return part(equatable)
+    }
+
+    /// The part at `path`, made on its first read.
+    @inlinable
+    func _valuePart<Part: Equatable>(_ path: KeyPath<State, Part>) -> ValuePart<State, Action, Part> {
+        if let part = _valueParts[path] { return unsafeDowncast(part, to: ValuePart<State, Action, Part>.self) }
+        let part = ValuePart<State, Action, Part>(path: path)
+        _valueParts[path] = part
+        return part
+    }
+
+    /// The part numbered `number` (of `count`), at `path`: a host's member,
+    /// found without hashing its path.
+    @inlinable
+    func _numberedPart<Part: Equatable>(
+        _ number: Int, of count: Int, _ path: @autoclosure () -> KeyPath<State, Part>
+    ) -> ValuePart<State, Action, Part> {
+        if number < _numberedParts.count, let part = _numberedParts[number] {
+            return unsafeDowncast(part, to: ValuePart<State, Action, Part>.self)
+        }
+        return _makeNumberedPart(number, of: count, path())
+    }
+
+    @inlinable
+    @inline(never)
+    func _makeNumberedPart<Part: Equatable>(
+        _ number: Int, of count: Int, _ path: KeyPath<State, Part>
+    ) -> ValuePart<State, Action, Part> {
+        if _numberedParts.count < count { _numberedParts = ContiguousArray(repeating: nil, count: count) }
+        let part = ValuePart<State, Action, Part>(path: path)
+        _numberedParts[number] = part
+        return part
+    }
+
+    /// The row readers of the collection at `path`, made on the first read of a row.
+    @inlinable
+    func _rowsPart<Key, Row>(
+        _ path: KeyPath<State, KeyedStates<Key, Row>>, isSame: ((Row?, Row?) -> Bool)?
+    ) -> KeyedRowsPart<State, Action, Key, Row> {
+        if let part = _rowParts[path] { return unsafeDowncast(part, to: KeyedRowsPart<State, Action, Key, Row>.self) }
+        let part = KeyedRowsPart(path: path, key: _stateKeyPath.appending(path: path), isSame: isSame)
+        _rowParts[path] = part
+        return part
+    }
+
+    /// How many parts have readers, so are compared after each action.
+    package var listedPartCount: Int { _listedParts.count }
+
+    /// Puts `part` in the list compared after each action.
+    @inlinable
+    func _list(_ part: StorePart<State, Action>) {
+        if part._isListed { return }
+        part._isListed = true
+        _listedParts.append(part)
+    }
+
+    /// Tells the readers of what the last action changed: the readers of
+    /// ``state`` unless it was dropped, and the readers of each part that is
+    /// no longer what they read.
+    ///
+    /// It runs after the reducer, before the transition observers and the
+    /// action's effects: the state is whole when readers are told, and no
+    /// code but the reducer ran since it changed. A reader that reads from
+    /// its change handler sees the new state and registers anew.
+    @inlinable
+    @inline(never)
+    func announceChanges(isDropped: Bool) {
+        let stateWasRead = _isPossiblyObserved
+        if stateWasRead && !isDropped { announceStateChange() }
+        var anyChanged = false
+        var index = 0
+        // One copy of the state for every part, which they read in place:
+        // nothing writes the state while readers are told (an action they
+        // send is queued), and a reader that reads sees the same value.
+        let state = _currentState
+        withUnsafePointer(to: state) { state in
+            while index < _listedParts.count {
+                let part = _listedParts[index]
+                if part._announceChanges(part, self, state) { anyChanged = true }
+                if part._hasReaders {
+                    index += 1
+                } else {
+                    part._isListed = false
+                    _listedParts.swapAt(index, _listedParts.count - 1)
+                    _listedParts.removeLast()
+                }
+            }
+        }
+        // A dropped action may still change the state, when a combined
+        // reducer's other part acts on it: then readers of `state` are told too.
+        if stateWasRead && isDropped && anyChanged && _isPossiblyObserved { announceStateChange() }
+    }
+
+    /// Registers a reader of the store itself, told only by
+    /// ``announceEveryPart()``: a host's reader of an entry, told when the
+    /// entry leaves the host.
+    @inlinable
+    func _registerPresence() {
+        let key: KeyPath<Store, Void>
+        if let made = _presenceKeyPath {
+            key = made
+        } else {
+            key = \Store._presence
+            _presenceKeyPath = key
+        }
+        _isPresenceRead = true
+        _registrar.access(self, keyPath: key)
+    }
+
+    /// What a reader of the store itself registers; only its identity matters.
+    @inlinable
+    var _presence: Void { () }
+
+    /// Tells every reader — of the store itself, of ``state`` and of every
+    /// part — as if all had changed: for a host whose entry leaves it (a
+    /// cache entry collected), so that its readers read again and find it gone.
+    func announceEveryPart() {
+        if _isPresenceRead, let key = _presenceKeyPath {
+            _isPresenceRead = false
+            _registrar.willSet(self, keyPath: key)
+            _registrar.didSet(self, keyPath: key)
+        }
+        if _isPossiblyObserved { announceStateChange() }
+        let parts = _listedParts
+        _listedParts = []
+        for part in parts {
+            part._isListed = false
+            part.announceAll(on: self)
+        }
+    }
+
+    @inlinable
+    func announceStateChange() {
+        _isPossiblyObserved = false
+        _registrar.willSet(self, keyPath: _stateKeyPath)
+        _registrar.didSet(self, keyPath: _stateKeyPath)
+    }
+}

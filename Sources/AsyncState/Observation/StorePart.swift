@@ -1,0 +1,123 @@
+import Observation
+
+/// A part of a store's state that a reader read: what the store compares
+/// after each action, so that only the readers of a part that changed are
+/// told (see `Store.announceChanges(isDropped:)`).
+///
+/// A part stays in the store's list while it has readers. Every observation
+/// — SwiftUI's, `withObservationTracking`'s — ends at the first change it is
+/// told of, so once a part is announced it has none until someone reads it
+/// again, and the store stops comparing it.
+@MainActor
+@usableFromInline
+class StorePart<State, Action> {
+    // The mutable properties opt out of dynamic exclusivity checks, as the
+    // store's do, for the same reasons: the main actor, and accesses that are
+    // each a single read or write.
+
+    /// Whether the part is in the store's list of parts to compare.
+    @exclusivity(unchecked) @usableFromInline final var _isListed = false
+    /// Whether a reader read the part since it last changed.
+    @exclusivity(unchecked) @usableFromInline final var _hasReaders = false
+    /// Compares the part in the state with what its readers read, and tells
+    /// the readers of what changed; returns whether anything did. A closure
+    /// made where the part is, rather than an overridden method: it is made
+    /// in the code specialized for the feature's types (the part's `init` is
+    /// inlinable), where an override runs unspecialized, copying and
+    /// comparing through value witnesses — 20 parts made a no-op `send`
+    /// cost 6 µs (BENCHMARKS.md, issue 26).
+    @usableFromInline final let _announceChanges: (StorePart, Store<State, Action>, UnsafePointer<State>) -> Bool
+    /// Registers a reader of the part as it is now (for the whole state).
+    @usableFromInline final let _registerCurrentValue: (StorePart, Store<State, Action>) -> Void
+
+    @inlinable
+    init(
+        announceChanges: @escaping (StorePart, Store<State, Action>, UnsafePointer<State>) -> Bool,
+        registerCurrentValue: @escaping (StorePart, Store<State, Action>) -> Void
+    ) {
+        self._announceChanges = announceChanges
+        self._registerCurrentValue = registerCurrentValue
+    }
+
+    /// Tells every reader of the part, changed or not.
+    @usableFromInline
+    func announceAll(on store: Store<State, Action>) {}
+}
+
+/// A part reached by a key path, compared with `==`.
+///
+/// Its readers register on the part itself, not on the store: a registrar
+/// of its own, and a path of one component, cost a reader and a change about
+/// half of what the store's path to the part (`\Store.state.title`) cost to
+/// hash in the store's registrar, shared by every part (BENCHMARKS.md, issue 26).
+@usableFromInline
+final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>, Observable {
+    @usableFromInline let _path: KeyPath<State, Value>
+    @usableFromInline let _registrar = ObservationRegistrar()
+    /// What a reader registers, built once: a generic class's key path costs
+    /// an allocation to build.
+    @usableFromInline let _key: KeyPath<ValuePart, Void>
+    /// Where the part is stored in the state, when it is a stored property
+    /// (of a stored property…): read through a pointer rather than the key
+    /// path, whose projection copies the whole state and looks up generic
+    /// metadata — about 700 instructions a part.
+    @usableFromInline let _offset: Int?
+    /// What the readers read; `nil` while the part has no readers.
+    @exclusivity(unchecked) @usableFromInline var _seen: Value?
+
+    @inlinable
+    init(path: KeyPath<State, Value>) {
+        self._path = path
+        self._key = \ValuePart._observed
+        self._offset = MemoryLayout<State>.offset(of: path)
+        super.init(
+            announceChanges: { part, store, state in
+                unsafeDowncast(part, to: ValuePart.self).announceChanges(in: state, on: store)
+            },
+            registerCurrentValue: { part, store in
+                let part = unsafeDowncast(part, to: ValuePart.self)
+                part.register(withUnsafePointer(to: store._currentState) { part.value(in: $0) }, on: store)
+            })
+    }
+
+    /// Registers the current reader of `value`, the part as it is now.
+    @inlinable
+    func register(_ value: Value, on store: Store<State, Action>) {
+        if _seen == nil {
+            _seen = value
+            _hasReaders = true
+        }
+        store._list(self)
+        _registrar.access(self, keyPath: _key)
+    }
+
+    /// What `_key` points at; only its identity matters.
+    @inlinable
+    var _observed: Void { () }
+
+    @inlinable
+    func announceChanges(in state: UnsafePointer<State>, on store: Store<State, Action>) -> Bool {
+        guard let seen = _seen, value(in: state) != seen else { return false }
+        announceAll(on: store)
+        return true
+    }
+
+    /// The part in `state`.
+    @inlinable
+    func value(in state: UnsafePointer<State>) -> Value {
+        guard let offset = _offset else { return state.pointee[keyPath: _path] }
+        // A stored property's offset, from `MemoryLayout.offset(of:)`, which
+        // documents this use: the memory there holds a `Value`.
+        return (UnsafeRawPointer(state) + offset).assumingMemoryBound(to: Value.self).pointee
+    }
+
+    @inlinable
+    override func announceAll(on store: Store<State, Action>) {
+        // Cleared before telling: a reader that reads again from its change
+        // handler registers anew, with the new value.
+        _seen = nil
+        _hasReaders = false
+        _registrar.willSet(self, keyPath: _key)
+        _registrar.didSet(self, keyPath: _key)
+    }
+}

@@ -1,0 +1,73 @@
+import AsyncState
+import AsyncStateTesting
+import Observation
+import Testing
+
+/// The hosts reach the store's precision: each member a screen reads is a
+/// part of its own.
+@Suite("Observation: hosts")
+@MainActor
+struct HostObservationTests {
+    static func readers(of profile: AsyncValue<Int, TestError>) -> Readers {
+        let readers = Readers()
+        readers.add("value", rereads: true) { _ = profile.value }
+        readers.add("isLoading", rereads: true) { _ = profile.isLoading }
+        readers.add("activity", rereads: true) { _ = profile.activity }
+        readers.add("error", rereads: true) { _ = profile.error }
+        readers.add("state", rereads: true) { _ = profile.state }
+        return readers
+    }
+
+    @Test("AsyncValue: a load tells the readers of what it changes, and a superseded load's result tells nobody")
+    func asyncValue() async {
+        let profile = AsyncValue<Int, TestError>()
+        let readers = Self.readers(of: profile)
+        let first = Gate<Int>()
+        let second = Gate<Int>()
+        let firstLoad = Task { await profile.load(LoadRequest(mapError: { _ in .offline }) { await first.value() ?? -1 }) }
+        await first.waitForArrivals()
+        #expect(readers.told == ["isLoading": 1, "activity": 1, "state": 1], "the value did not change")
+        readers.reset()
+        let secondLoad = Task { await profile.load(LoadRequest(mapError: { _ in .offline }) { try await second.wait() }) }
+        await second.waitForArrivals()
+        #expect(readers.told == [:], "a new load in flight looks the same: loading, first attempt")
+        first.open(with: 1)
+        await firstLoad.value
+        #expect(readers.told == [:], "the superseded load's result is dropped")
+        second.open(with: 2)
+        await secondLoad.value
+        #expect(readers.told == ["value": 1, "isLoading": 1, "activity": 1, "state": 1])
+        #expect(profile.value == 2)
+    }
+
+    @Test("Cache: a reader of one entry is not told when another entry loads")
+    func cache() async {
+        let cache = Cache<Int, Int, Never>(clock: ContinuousClock(), staleAfter: .seconds(60)) { key in
+            LoadRequest { () async throws(Never) in key * 10 }
+        }
+        let one = cache.subscribe(1)
+        await one.loaded()
+        let readers = Readers()
+        readers.add("entry 1", rereads: true) { _ = cache[1]?.value }
+        let two = cache.subscribe(2)
+        await two.loaded()
+        #expect(readers.told == [:])
+        #expect(cache[2]?.value == 20)
+        withExtendedLifetime((one, two)) {}
+    }
+
+    @Test("OperationTracker: a reader of one key's error is not told when another key fails")
+    func operationTracker() async {
+        let tracker = OperationTracker<String, TestError>()
+        _ = await tracker.run("a", LoadRequest { () async throws(TestError) in throw .offline })
+        let readers = Readers()
+        readers.add("error a") { _ = tracker.error(for: "a") }
+        readers.add("error b") { _ = tracker.error(for: "b") }
+        _ = await tracker.run("b", LoadRequest { () async throws(TestError) in throw .timedOut })
+        #expect(tracker.error(for: "b") == .timedOut)
+        #expect(readers.told == ["error b": 1], "b's reader read a key with no entry, so is told when it is added")
+        readers.rearm(["error b"])
+        _ = await tracker.run("b", LoadRequest { () async throws(TestError) in throw .offline })
+        #expect(readers.told == ["error b": 2], "now it depends on b's error alone, told once when it changed")
+    }
+}
