@@ -4,10 +4,12 @@
 /// (see `KeyedRowsPart`).
 ///
 /// A journal belongs to one line of values: a collection records a change
-/// in place only while it holds the journal alone, and takes a new one
-/// otherwise — so two copies that change apart never share a journal, and a
-/// reader that sees the journal it saw last, one stamp on, knows the change
-/// it records is the only one since.
+/// in place only while it holds the journal alone, and otherwise takes a new
+/// one that names the journal it came from and its stamp then. So two
+/// copies that change apart never share a journal, and every value that
+/// holds a journal at a stamp holds the same rows. A reader that finds the
+/// journal it saw last one stamp on — or a new journal, one change on from
+/// the one it saw — knows the change recorded is the only one since.
 @usableFromInline
 final class ChangeJournal<Key: Hashable> {
     /// Counts the changes recorded in this journal.
@@ -16,9 +18,21 @@ final class ChangeJournal<Key: Hashable> {
     @usableFromInline var _stampBefore: UInt64 = 0
     /// The key the last change touched; `nil` when it touched many.
     @usableFromInline var _changedKey: Key?
+    /// The journal this one was taken from, when a copy changed: held weakly,
+    /// so a line of copies does not keep every journal before it alive.
+    @usableFromInline weak var _origin: ChangeJournal?
 
+    /// A journal for a new collection.
     @inlinable
     init() {}
+
+    /// A journal for a copy of a collection whose journal was `origin`.
+    @inlinable
+    init(from origin: ChangeJournal) {
+        _origin = origin
+        _stamp = origin._stamp
+        _stampBefore = origin._stamp
+    }
 
     @inlinable
     func record(_ key: Key?) {
@@ -43,8 +57,10 @@ extension KeyedStates {
     /// copy allocates a journal.
     @inlinable
     mutating func noteChange(of key: Key?) {
-        if _changes == nil || !isKnownUniquelyReferenced(&_changes!) {
+        if _changes == nil {
             _changes = ChangeJournal()
+        } else if !isKnownUniquelyReferenced(&_changes!) {
+            _changes = ChangeJournal(from: _changes!)
         }
         _changes.unsafelyUnwrapped.record(key)
     }

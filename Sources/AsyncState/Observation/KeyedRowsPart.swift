@@ -75,9 +75,13 @@ final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, A
     func announceChanges(in state: UnsafePointer<State>, on store: Store<State, Action>) -> Bool {
         let rows = state.pointee[keyPath: _path]
         let journal = rows._changes
-        if let journal, journal === _journal {
-            if journal._stamp == _seenStamp { return false }
-            if journal._stampBefore == _seenStamp, let key = journal._changedKey {
+        if let journal, let seen = _journal {
+            if journal === seen, journal._stamp == _seenStamp { return false }
+            // One change on from what was seen: in the same journal, or in
+            // the first of a copy's journal, taken from the one seen.
+            let isNext = journal === seen || (journal._origin === seen && journal._stamp == _seenStamp &+ 1)
+            if isNext, journal._stampBefore == _seenStamp, let key = journal._changedKey {
+                _journal = journal
                 _seenStamp = journal._stamp
                 return announceChange(of: key, in: rows, on: store)
             }
