@@ -13,6 +13,8 @@ struct Arguments: Equatable {
     /// Real seconds per simulated second; `nil`: ``defaultPace``.
     var pace: Double?
     var interactive = false
+    /// Count, after each action, the views of the screen that would re-render.
+    var renders = false
     var color = true
     var help = false
 
@@ -68,6 +70,8 @@ struct Arguments: Equatable {
                 result.json = true
             case "--interactive":
                 result.interactive = true
+            case "--renders":
+                result.renders = true
             case "--no-color":
                 result.color = false
             case let option where option.hasPrefix("-"):
@@ -117,6 +121,7 @@ struct Arguments: Equatable {
           --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1; 0.3 for the tour)
           --json              print the state sequence as JSON lines
           --interactive       search only: each line typed on stdin is a new query
+          --renders           after each action, how many of the screen's views re-render (social)
           --no-color          never colour the output (NO_COLOR is honoured too)
           -h, --help          show help; after a scenario, that scenario's help
         """
@@ -129,7 +134,7 @@ struct Arguments: Equatable {
 
         \(scenario.details)
 
-        Options: --seed N, --latency MS, --failure-rate R, --pace X, --json, --no-color\(scenario.name == "search" ? ", --interactive" : "")
+        Options: --seed N, --latency MS, --failure-rate R, --pace X, --json, --no-color, --renders\(scenario.name == "search" ? ", --interactive" : "")
         (see asyncstate-demo --help)
         """
     }

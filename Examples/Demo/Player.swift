@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import Observation
 
 /// One thing a scenario's script does at a moment of simulated time.
 enum Step<Action> {
@@ -24,10 +25,13 @@ final class Player {
     var onStart: ((Any) -> Void)?
     /// Told every transition of the scenario playing, with its types erased.
     var onTransition: ((Transition<Any, Any>) -> Void)?
+    /// Whether to count the views that re-render after each action.
+    let countsRenders: Bool
 
-    init(renderer: Renderer, pace: Double) {
+    init(renderer: Renderer, pace: Double, countsRenders: Bool = false) {
         self.renderer = renderer
         self.pace = pace
+        self.countsRenders = countsRenders
     }
 
     /// Plays `script` against a new store of `reducer`, printing each step.
@@ -42,13 +46,15 @@ final class Player {
         let store = Store(initialState: initialState, reducer: reducer)
         onStart?(initialState)
         var timeline = Timeline()
+        let screen = countsRenders ? RenderCounter(presenter.views(store)) : nil
         store.observeTransitions { [renderer, onTransition] transition in
             onTransition?(Transition(action: transition.action, state: transition.state, isDropped: transition.isDropped))
             let entry = Timeline.Entry(
                 time: clock.now.offset,
                 action: presenter.action(transition.action),
                 state: presenter.state(transition.state),
-                isDropped: transition.isDropped
+                isDropped: transition.isDropped,
+                renders: screen?.rerender()
             )
             timeline.record(entry, load: presenter.load(transition.action))
             renderer.entry(entry, scenario: scenario)
@@ -81,6 +87,7 @@ final class Player {
             }
         }
         renderer.lanes(timeline)
+        if let screen { renderer.renders(screen.total, views: presenter.views(store).count) }
         return timeline
     }
 
@@ -88,5 +95,42 @@ final class Player {
     private func wait(from start: Duration, to end: Duration) async {
         guard pace > 0, end > start else { return }
         try? await ContinuousClock().sleep(for: (end - start) * pace)
+    }
+}
+
+/// Stands in for a screen's views: each reads its part of the store inside
+/// `withObservationTracking`, as a SwiftUI body does, and is marked for a
+/// re-render when told of a change.
+@MainActor
+final class RenderCounter {
+    private let views: [ScreenView]
+    private var isStale: [Bool]
+    /// Re-renders so far, and actions.
+    private(set) var total = (renders: 0, actions: 0)
+
+    init(_ views: [ScreenView]) {
+        self.views = views
+        self.isStale = Array(repeating: false, count: views.count)
+        for index in views.indices { render(index) }
+    }
+
+    /// Re-renders the views told of a change since the last call, and says how many, of how many.
+    func rerender() -> (count: Int, of: Int) {
+        let stale = isStale.indices.filter { isStale[$0] }
+        total.renders += stale.count
+        total.actions += 1
+        for index in stale {
+            isStale[index] = false
+            render(index)
+        }
+        return (stale.count, views.count)
+    }
+
+    private func render(_ index: Int) {
+        withObservationTracking {
+            views[index].read()
+        } onChange: { [self] in
+            MainActor.assumeIsolated { isStale[index] = true }
+        }
     }
 }

@@ -6,6 +6,15 @@ struct Presenter<State, Action>: Sendable {
     var state: @Sendable (State) -> String
     var action: @Sendable (Action) -> String = { String(describing: $0) }
     var load: @Sendable (Action) -> LoadEvent?
+    /// The views of the screen, each by what it reads from the store — for
+    /// counting which re-render after an action (`--renders`).
+    var views: @MainActor @Sendable (Store<State, Action>) -> [ScreenView] = { _ in [] }
+}
+
+/// One view of a screen: its name and what its body reads.
+struct ScreenView {
+    var name: String
+    var read: @MainActor () -> Void
 }
 
 /// One load action, stripped of its value: enough to draw a lane.

@@ -102,6 +102,37 @@ extension Presenter where State == SocialFeature.State, Action == SocialFeature.
             case .detail(let id, let load): LoadEvent(load, label: "detail \(id)")
             default: nil
             }
+        },
+        // The screen, view by view: each reads only the part it shows.
+        views: { store in
+            var views = [
+                ScreenView(name: "banner") { _ = store[part: \.banner] },
+                ScreenView(name: "list status") {
+                    _ = store[part: \.posts.isLoading]
+                    _ = store[part: \.posts.error]
+                },
+                ScreenView(name: "footer") {
+                    _ = store[part: \.posts.isLoadingMore]
+                    _ = store[part: \.posts.moreError]
+                    _ = store[part: \.posts.value?.hasMore]
+                },
+                ScreenView(name: "search field") { _ = store.query },
+                ScreenView(name: "search results") { _ = store.results },
+            ]
+            for row in 0..<8 {
+                views.append(ScreenView(name: "row \(row)") { _ = store[part: \.posts.value?[row: row]] })
+            }
+            for id in 1...3 {
+                views.append(ScreenView(name: "detail \(id)") { _ = store[part: \.details, key: id] })
+            }
+            return views
         }
     )
+}
+
+extension Pages {
+    /// The row at `position`, or `nil` past the end: what a row view reads.
+    subscript(row position: Int) -> Element? {
+        position < count ? self[position] : nil
+    }
 }

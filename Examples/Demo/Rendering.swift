@@ -25,24 +25,35 @@ struct Renderer {
     func entry(_ entry: Timeline.Entry, scenario: Scenario) {
         switch format {
         case .json:
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "scenario": scenario.name,
                 "time_ms": entry.time.milliseconds,
                 "action": entry.action,
                 "state": entry.state,
                 "dropped": entry.isDropped,
             ]
+            if let renders = entry.renders { object["renders"] = renders.count }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
             output.line(String(decoding: data, as: UTF8.self))
         case .text:
             let time = output.styled(leftPad(entry.time.secondsText, 7), .dim)
+            let renders = entry.renders.map { output.styled("  ⟲ \($0.count)/\($0.of) views", .dim) } ?? ""
             if entry.isDropped {
                 let action = output.styled(pad("✗ " + entry.action, Self.actionWidth), .red)
-                output.line("  \(time)  \(action)  " + output.styled("dropped: not the load in flight", .red))
+                output.line("  \(time)  \(action)  " + output.styled("dropped: not the load in flight", .red) + renders)
             } else {
-                output.line("  \(time)  \(pad(entry.action, Self.actionWidth))  \(entry.state)")
+                output.line("  \(time)  \(pad(entry.action, Self.actionWidth))  \(entry.state)" + renders)
             }
         }
+    }
+
+    /// How many views re-rendered over the scenario, against every view re-rendering on every action.
+    func renders(_ total: (renders: Int, actions: Int), views: Int) {
+        guard format == .text else { return }
+        output.line(
+            output.styled(
+                "  ⟲ \(total.renders) view renders over \(total.actions) actions; "
+                    + "with every view depending on the whole store, \(total.actions * views)", .dim))
     }
 
     /// The lane diagram: which load started when, ended when, and which won.

@@ -8,6 +8,9 @@ struct Timeline {
         var action: String
         var state: String
         var isDropped: Bool
+        /// How many of the screen's views re-rendered after the action, of
+        /// how many; `nil` unless counted (`--renders`).
+        var renders: (count: Int, of: Int)?
     }
 
     struct Lane {

@@ -30,7 +30,9 @@ if arguments.interactive {
     exit(0)
 }
 
-let player = Player(renderer: Renderer(format: arguments.json ? .json : .text, output: output), pace: arguments.playingPace)
+let player = Player(
+    renderer: Renderer(format: arguments.json ? .json : .text, output: output), pace: arguments.playingPace,
+    countsRenders: arguments.renders)
 switch arguments.command {
 case .tour:
     for scenario in Scenario.all {

@@ -21,7 +21,7 @@ extension Store {
     /// whether one row or thousands have readers.
     ///
     /// ```swift
-    /// let row = store[part: \.rows, key: id]
+    /// let row = store[part: \.messages, key: id]
     /// ```
     @inlinable
     public subscript<Key, Row: Equatable>(part path: KeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {

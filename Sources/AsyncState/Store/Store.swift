@@ -280,11 +280,12 @@ public final class Store<State, Action>: Observable {
         for task in _runningEffects.values { task.cancel() }
     }
 
-    /// The current state. Reading it registers for every change: a reader
-    /// of `state` is told after each action that was not dropped, since it
-    /// read everything. A view that reads a part instead — `store.title`,
-    /// ``subscript(part:)``, ``subscript(part:key:)`` — is told only when
-    /// that part changes.
+    /// The current state. Reading it depends on all of it: its reader is
+    /// told after an action that leaves the state no longer `==` to what it
+    /// read (for a `State` that is not `Equatable`, after every action that
+    /// was not dropped). A view that reads a part instead — `store.title`,
+    /// ``subscript(part:)``, ``subscript(part:key:)-271ev`` — is told only
+    /// when that part changes.
     @inlinable
     public var state: State {
         _registerStateRead()

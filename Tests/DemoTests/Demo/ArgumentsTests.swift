@@ -14,6 +14,7 @@ struct ArgumentsTests {
                 Arguments(command: .scenario("search"), seed: 7, latencyMilliseconds: 0, failureRate: 0.5, json: true, pace: 0)
             ),
             (["search", "--interactive", "--no-color"], Arguments(command: .scenario("search"), interactive: true, color: false)),
+            (["social", "--renders"], Arguments(command: .scenario("social"), renders: true)),
             (["feed", "--help"], Arguments(command: .scenario("feed"), help: true)),
             (["-h"], Arguments(help: true)),
         ] as [([String], Arguments)])
