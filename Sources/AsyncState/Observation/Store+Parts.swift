@@ -57,9 +57,8 @@ extension Store {
     func _makeStatePart() -> StorePart<State, Action>? {
         guard let equatable = State.self as? any Equatable.Type else { return nil }
         func part<Whole: Equatable>(_: Whole.Type) -> StorePart<State, Action>? {
-            // `Whole` is `State`, found at run time, so both casts succeed.
-            guard let path = \State.self as? KeyPath<State, Whole> else { return nil }
-            return ValuePart<State, Action, Whole>(path: path)
+            // `Whole` is `State`, found at run time, so the cast succeeds.
+            StatePart<Whole, Action>() as? StorePart<State, Action>
         }
         return part(equatable)
     }

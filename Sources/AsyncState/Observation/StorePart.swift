@@ -121,3 +121,42 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
         _registrar.didSet(self, keyPath: _key)
     }
 }
+
+/// The whole state as a part, for a `State` that is `Equatable`. Its readers
+/// register on the store itself (`\Store.state`), as readers of `state` did
+/// before parts: a reader of the whole state is often the only reader, and
+/// a registrar of its own made it one object more to reach on every change
+/// (≈ 10% of a re-armed read and change; BENCHMARKS.md, issue 26).
+@usableFromInline
+final class StatePart<State: Equatable, Action>: StorePart<State, Action> {
+    /// What the readers read; `nil` while the part has no readers.
+    @exclusivity(unchecked) @usableFromInline var _seen: State?
+
+    @inlinable
+    init() {
+        super.init(
+            announceChanges: { part, store, state in
+                let part = unsafeDowncast(part, to: StatePart.self)
+                guard let seen = part._seen, state.pointee != seen else { return false }
+                part.announceAll(on: store)
+                return true
+            },
+            registerCurrentValue: { part, store in
+                let part = unsafeDowncast(part, to: StatePart.self)
+                if part._seen == nil {
+                    part._seen = store._currentState
+                    part._hasReaders = true
+                }
+                store._list(part)
+                store._registrar.access(store, keyPath: store._stateKeyPath)
+            })
+    }
+
+    @inlinable
+    override func announceAll(on store: Store<State, Action>) {
+        _seen = nil
+        _hasReaders = false
+        store._registrar.willSet(store, keyPath: store._stateKeyPath)
+        store._registrar.didSet(store, keyPath: store._stateKeyPath)
+    }
+}

@@ -265,7 +265,7 @@ public final class Store<State, Action>: Observable {
         // Made here, where `State` is known to be `Equatable`, so the part's
         // comparison is specialized; found at run time it is not (≈ 400 ns
         // a change).
-        _statePartMaker = { ValuePart<State, Action, State>(path: \State.self) }
+        _statePartMaker = { StatePart<State, Action>() }
     }
 
     @usableFromInline

@@ -213,3 +213,72 @@ struct StoreObservationTests {
         #expect(store.listedPartCount == 0, "a part announced has no readers left, so it is no longer compared")
     }
 }
+
+/// Nested scopes: a parent holding a child feature holding a grandchild.
+/// A reader of a part at any depth is told only when that part changes.
+@Suite("Observation: nested scopes")
+@MainActor
+struct NestedScopeObservationTests {
+    struct Grandchild: Reducer {
+        struct State: Equatable { var count = 0 }
+        enum Action: Sendable { case increment }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            state.count += 1
+            return .none
+        }
+    }
+
+    struct Child: Reducer {
+        struct State: Equatable {
+            var name = "child"
+            var left = Grandchild.State()
+            var right = Grandchild.State()
+        }
+        enum Action: Sendable { case rename(String), left(Grandchild.Action), right(Grandchild.Action) }
+        var body: some Reducer<State, Action> {
+            Reduce<State, Action> { state, action in
+                if case .rename(let name) = action { state.name = name }
+                return .none
+            }
+            .combined(
+                with: Scope<State, Action, Grandchild>(
+                    state: \.left, action: Action.left, extract: { if case .left(let a) = $0 { a } else { nil } }
+                ) { Grandchild() }
+            )
+            .combined(
+                with: Scope<State, Action, Grandchild>(
+                    state: \.right, action: Action.right, extract: { if case .right(let a) = $0 { a } else { nil } }
+                ) { Grandchild() }
+            )
+        }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> { body.reduce(into: &state, action: action) }
+    }
+
+    struct Parent: Reducer {
+        struct State: Equatable { var child = Child.State() }
+        enum Action: Sendable { case child(Child.Action) }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            Scope<State, Action, Child>(state: \.child, action: Action.child, extract: { if case .child(let a) = $0 { a } else { nil } }) {
+                Child()
+            }
+            .reduce(into: &state, action: action)
+        }
+    }
+
+    @Test("an action two scopes down tells the readers of that grandchild, of its parents as wholes, and no one else")
+    func twoScopesDown() {
+        let store = Store(initialState: Parent.State(), reducer: Parent())
+        let readers = Readers()
+        readers.add("child", rereads: true) { _ = store.child }
+        readers.add("child.name", rereads: true) { _ = store[part: \.child.name] }
+        readers.add("child.left", rereads: true) { _ = store[part: \.child.left] }
+        readers.add("child.left.count", rereads: true) { _ = store[part: \.child.left.count] }
+        readers.add("child.right.count", rereads: true) { _ = store[part: \.child.right.count] }
+        store.send(.child(.left(.increment)))
+        #expect(readers.told == ["child": 1, "child.left": 1, "child.left.count": 1])
+        store.send(.child(.rename("child")))
+        #expect(readers.told == ["child": 1, "child.left": 1, "child.left.count": 1], "renamed to the name it had")
+        store.send(.child(.right(.increment)))
+        #expect(readers.told == ["child": 2, "child.left": 1, "child.left.count": 1, "child.right.count": 1])
+    }
+}
