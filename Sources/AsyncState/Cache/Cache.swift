@@ -115,7 +115,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
             _registrar.access(self, keyPath: _keysChanged)
             return nil
         }
-        entry._store._registerPresence()
+        entry._loads.registerPresence()
         return entry
     }
 
@@ -264,6 +264,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 tasks.removeValue(forKey: .collect(key))?.cancel()
             case .release(let entry):
                 entry?.cancel()
+                entry?._loads.announceRemoval()
                 entry?._store.announceEveryPart()
                 _registrar.willSet(self, keyPath: _keysChanged)
                 _registrar.didSet(self, keyPath: _keysChanged)

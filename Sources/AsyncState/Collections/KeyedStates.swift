@@ -19,7 +19,8 @@ public struct KeyedStates<Key: Hashable, Value> {
     @usableFromInline var _storedValues: [Value]
     @usableFromInline var _keyIndex: KeyIndex
     /// The last change, for a store's readers of single rows; not part of the
-    /// value (`==` ignores it).
+    /// value (`==` ignores it). `nil` until a store has a reader of one of
+    /// its rows: only then are changes recorded.
     @usableFromInline var _changes: ChangeJournal<Key>?
 
     /// An empty collection.
@@ -28,9 +29,7 @@ public struct KeyedStates<Key: Hashable, Value> {
         _storedKeys = []
         _storedValues = []
         _keyIndex = KeyIndex()
-        // A journal from the start, so that the first change is found by it:
-        // a collection with none is compared row by row.
-        _changes = ChangeJournal()
+        _changes = nil
     }
 
     /// A collection of `keysAndValues` in their order. When a key appears more

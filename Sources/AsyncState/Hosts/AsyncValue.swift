@@ -47,6 +47,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     // answers at once spent a third of its time looking up generic metadata.
     // These are the properties that path uses.
     @usableFromInline let _store: Store<Feature.State, Feature.Action>
+    /// The parts of the store's state behind the members a screen reads, by
+    /// `AsyncValueMember`, made on first read (see `_registered`). Unchecked
+    /// exclusivity: main actor, single reads and writes.
+    @exclusivity(unchecked) @usableFromInline var _memberParts: ContiguousArray<StorePart<Feature.State, Feature.Action>?> = []
     /// The loads that callers wait for, and the one `start` is starting.
     @usableFromInline let _loads: SharedLoads
     /// The `embed` of every load this value starts; see `noting(_:)`.
@@ -102,8 +106,32 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     func _registered<Part: Equatable>(
         _ value: Part, _ member: AsyncValueMember, _ path: @autoclosure () -> KeyPath<Loadable<Value, Failure>, Part>
     ) -> Part {
-        _store._numberedPart(member.rawValue, of: AsyncValueMember.count, path()).register(value, on: _store)
+        // The member's part is kept here, and a part that already has
+        // readers is registered on without the store: effects reference the
+        // store weakly, so every retain of it takes the slow path through a
+        // side table, and a cache hit reads `value` (BENCHMARKS.md, issue 26).
+        if member.rawValue < _memberParts.count, let part = _memberParts[member.rawValue] {
+            let part = unsafeDowncast(part, to: ValuePart<Feature.State, Feature.Action, Part>.self)
+            if part._hasReaders {
+                part.registerAgain()
+            } else {
+                part.register(value, on: _store)
+            }
+        } else {
+            _firstRead(value, member, path())
+        }
         return value
+    }
+
+    @inlinable
+    @inline(never)
+    func _firstRead<Part: Equatable>(_ value: Part, _ member: AsyncValueMember, _ path: KeyPath<Loadable<Value, Failure>, Part>) {
+        if _memberParts.count < AsyncValueMember.count {
+            _memberParts = ContiguousArray(repeating: nil, count: AsyncValueMember.count)
+        }
+        let part = _store._numberedPart(member.rawValue, of: AsyncValueMember.count, path)
+        _memberParts[member.rawValue] = part
+        part.register(value, on: _store)
     }
 
     /// The whole state: every lane and layer.

@@ -211,9 +211,36 @@ final class SharedLoads: Observable {
     /// value would have to be reached through a weak reference, and any weak
     /// reference gives an object a side table, which makes every retain and
     /// release of it take the slow path (≈ 20 ns a `Cache` hit).
-    let _registrar = ObservationRegistrar()
+    @usableFromInline let _registrar = ObservationRegistrar()
     /// Built once: a key path is costly to build on every access.
     private static let runningCountKeyPath = \SharedLoads.runningCount
+    /// Whether someone read the value itself (a `Cache` entry) since it last
+    /// left its host: see ``registerPresence()``.
+    @exclusivity(unchecked) @usableFromInline var _isPresenceRead = false
+    /// Built once per value: a static one costs a `swift_once` check on every hit.
+    @usableFromInline let _presenceKeyPath = \SharedLoads.presence
+
+    /// What a reader of the value itself registers; only its identity matters.
+    @usableFromInline var presence: Void { () }
+
+    /// Registers a reader of the value itself — a `Cache`'s reader of an
+    /// entry — told only by ``announceRemoval()``. Here rather than on the
+    /// value's store, for the reason `_registrar` is: effects reference the
+    /// store weakly, so touching it on a cache hit takes retains through a
+    /// side table (≈ 40 ns a hit; BENCHMARKS.md, issue 26).
+    @inlinable
+    func registerPresence() {
+        _isPresenceRead = true
+        _registrar.access(self, keyPath: _presenceKeyPath)
+    }
+
+    /// Tells the readers of the value itself that it left its host.
+    func announceRemoval() {
+        guard _isPresenceRead else { return }
+        _isPresenceRead = false
+        _registrar.willSet(self, keyPath: _presenceKeyPath)
+        _registrar.didSet(self, keyPath: _presenceKeyPath)
+    }
 
     @usableFromInline
     init() {}

@@ -7,19 +7,19 @@ import Observation
 /// changed, or the collection was replaced or copied and changed apart).
 @usableFromInline
 final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, Action> {
-    @usableFromInline let _path: KeyPath<State, KeyedStates<Key, Row>>
+    @usableFromInline let _path: WritableKeyPath<State, KeyedStates<Key, Row>>
     /// The collection as a path from the store, which each row's path extends.
     @usableFromInline let _key: KeyPath<Store<State, Action>, KeyedStates<Key, Row>>
     /// Whether two reads of a row are the same; `nil` when rows are not
     /// `Equatable`, and then a row the journal names has changed.
     @usableFromInline let _isSame: ((Row?, Row?) -> Bool)?
     /// The rows read since they last changed, with what was read.
-    @usableFromInline var _readers: [Key: Reader] = [:]
+    @exclusivity(unchecked) @usableFromInline var _readers: [Key: Reader] = [:]
     /// The journal of the collection as last compared, held weakly so that
     /// the collection stays the journal's only owner (and records in place).
     @usableFromInline weak var _journal: ChangeJournal<Key>?
     /// The journal's stamp when last compared.
-    @usableFromInline var _seenStamp: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var _seenStamp: UInt64 = 0
 
     @usableFromInline
     struct Reader {
@@ -35,7 +35,7 @@ final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, A
 
     @inlinable
     init(
-        path: KeyPath<State, KeyedStates<Key, Row>>,
+        path: WritableKeyPath<State, KeyedStates<Key, Row>>,
         key: KeyPath<Store<State, Action>, KeyedStates<Key, Row>>,
         isSame: ((Row?, Row?) -> Bool)?
     ) {
@@ -52,6 +52,10 @@ final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, A
     /// Registers a reader of the row for `key` and returns the row.
     @inlinable
     func register(_ key: Key, on store: Store<State, Action>) -> Row? {
+        if store._currentState[keyPath: _path]._changes == nil {
+            // Only collections with readers of rows record their changes.
+            store._currentState[keyPath: _path].startJournal()
+        }
         let rows = store._currentState[keyPath: _path]
         if !_isListed {
             _journal = rows._changes
@@ -86,8 +90,13 @@ final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, A
                 return announceChange(of: key, in: rows, on: store)
             }
         }
-        _journal = journal
-        _seenStamp = journal?._stamp ?? 0
+        if journal == nil {
+            // A new collection, which has no journal yet: start one, so that
+            // its next change is found by it. Not a change of the value.
+            store._currentState[keyPath: _path].startJournal()
+        }
+        _journal = store._currentState[keyPath: _path]._changes
+        _seenStamp = _journal?._stamp ?? 0
         var anyChanged = false
         for key in Array(_readers.keys) where announceChange(of: key, in: rows, on: store) {
             anyChanged = true

@@ -24,14 +24,14 @@ extension Store {
     /// let row = store[part: \.messages, key: id]
     /// ```
     @inlinable
-    public subscript<Key, Row: Equatable>(part path: KeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
+    public subscript<Key, Row: Equatable>(part path: WritableKeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
         _rowsPart(path, isSame: { $0 == $1 }).register(key, on: self)
     }
 
     /// Reads the row for `key` of a keyed collection whose rows are not
     /// `Equatable`: its readers are told whenever an action writes that row.
     @inlinable
-    public subscript<Key, Row>(part path: KeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
+    public subscript<Key, Row>(part path: WritableKeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
         _rowsPart(path, isSame: nil).register(key, on: self)
     }
 
@@ -98,7 +98,7 @@ extension Store {
     /// The row readers of the collection at `path`, made on the first read of a row.
     @inlinable
     func _rowsPart<Key, Row>(
-        _ path: KeyPath<State, KeyedStates<Key, Row>>, isSame: ((Row?, Row?) -> Bool)?
+        _ path: WritableKeyPath<State, KeyedStates<Key, Row>>, isSame: ((Row?, Row?) -> Bool)?
     ) -> KeyedRowsPart<State, Action, Key, Row> {
         if let part = _rowParts[path] { return unsafeDowncast(part, to: KeyedRowsPart<State, Action, Key, Row>.self) }
         let part = KeyedRowsPart(path: path, key: _stateKeyPath.appending(path: path), isSame: isSame)
@@ -154,35 +154,10 @@ extension Store {
         if stateWasRead && isDropped && anyChanged && _isPossiblyObserved { announceStateChange() }
     }
 
-    /// Registers a reader of the store itself, told only by
-    /// ``announceEveryPart()``: a host's reader of an entry, told when the
-    /// entry leaves the host.
-    @inlinable
-    func _registerPresence() {
-        let key: KeyPath<Store, Void>
-        if let made = _presenceKeyPath {
-            key = made
-        } else {
-            key = \Store._presence
-            _presenceKeyPath = key
-        }
-        _isPresenceRead = true
-        _registrar.access(self, keyPath: key)
-    }
-
-    /// What a reader of the store itself registers; only its identity matters.
-    @inlinable
-    var _presence: Void { () }
-
-    /// Tells every reader — of the store itself, of ``state`` and of every
-    /// part — as if all had changed: for a host whose entry leaves it (a
-    /// cache entry collected), so that its readers read again and find it gone.
+    /// Tells every reader — of ``state`` and of every part — as if all had
+    /// changed: for a host whose entry leaves it (a cache entry collected),
+    /// so that its readers read again and find it gone.
     func announceEveryPart() {
-        if _isPresenceRead, let key = _presenceKeyPath {
-            _isPresenceRead = false
-            _registrar.willSet(self, keyPath: key)
-            _registrar.didSet(self, keyPath: key)
-        }
         if _isPossiblyObserved { announceStateChange() }
         let parts = _listedParts
         _listedParts = []

@@ -91,6 +91,13 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
         _registrar.access(self, keyPath: _key)
     }
 
+    /// Registers a reader again, for a part that already has readers, so is
+    /// listed and holds what they read.
+    @inlinable
+    func registerAgain() {
+        _registrar.access(self, keyPath: _key)
+    }
+
     /// What `_key` points at; only its identity matters.
     @inlinable
     var _observed: Void { () }

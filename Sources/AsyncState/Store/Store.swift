@@ -90,21 +90,24 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _isPossiblyObserved = false
     /// The whole state as a part, compared with `==`, when `State` is
     /// `Equatable`; looked up on the first read of ``state``.
-    @usableFromInline var _statePart: StorePart<State, Action>?
-    @usableFromInline var _hasLookedUpStatePart = false
+    @exclusivity(unchecked) @usableFromInline var _statePart: StorePart<State, Action>?
+    @exclusivity(unchecked) @usableFromInline var _hasLookedUpStatePart = false
     /// Makes `_statePart`, when the store was made where `State` is known to be `Equatable`.
-    @usableFromInline var _statePartMaker: (() -> StorePart<State, Action>)?
+    @exclusivity(unchecked) @usableFromInline var _statePartMaker: (() -> StorePart<State, Action>)?
+    // The observation tables below opt out of dynamic exclusivity checks
+    // too, for the same reasons: the main actor, and accesses that are each
+    // a single read, write, lookup or insertion, with readers' change
+    // handlers (which may read, and so insert) run between them. Checked,
+    // a cache hit spent most of its time in `swift_beginAccess`.
+
     /// The parts read through a member (`store.title`) or ``subscript(part:)``,
     /// by path, kept once made: a part's path from the store costs an
     /// allocation to build.
-    @usableFromInline var _valueParts: [AnyKeyPath: StorePart<State, Action>] = [:]
-    /// The path a reader of the store itself registers (see `_registerPresence`), made on first use.
-    @usableFromInline var _presenceKeyPath: KeyPath<Store, Void>?
-    @usableFromInline var _isPresenceRead = false
+    @exclusivity(unchecked) @usableFromInline var _valueParts: [AnyKeyPath: StorePart<State, Action>] = [:]
     /// The parts a host reads by number (an `AsyncValue`'s members).
-    @usableFromInline var _numberedParts: ContiguousArray<StorePart<State, Action>?> = []
+    @exclusivity(unchecked) @usableFromInline var _numberedParts: ContiguousArray<StorePart<State, Action>?> = []
     /// The keyed collections read row by row (``subscript(part:key:)``), by path.
-    @usableFromInline var _rowParts: [AnyKeyPath: StorePart<State, Action>] = [:]
+    @exclusivity(unchecked) @usableFromInline var _rowParts: [AnyKeyPath: StorePart<State, Action>] = [:]
     /// The parts that have readers, compared after every action. Unchecked
     /// for the reasons above: each access is one read, append or removal,
     /// and a part's change handlers, which may read (and so append), run

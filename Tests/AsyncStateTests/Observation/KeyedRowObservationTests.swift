@@ -112,9 +112,12 @@ struct KeyedRowObservationTests {
         #expect(readers.told == ["row 5": 1])
     }
 
-    @Test("the journal: a change in place keeps the journal; a change of a copy takes a new one")
+    @Test("the journal: started by a reader; a change in place keeps it; a change of a copy takes a new one that names it")
     func journal() {
         var rows: KeyedStates<Int, Int> = [1: 0]
+        rows[1] = 1
+        #expect(rows._changes == nil, "no journal until a store has a reader of a row")
+        rows.startJournal()
         rows[1] = 1
         let journal = rows._changes.map(ObjectIdentifier.init)
         rows[1] = 2
@@ -123,6 +126,7 @@ struct KeyedRowObservationTests {
         let copy = rows
         rows[1] = 3
         #expect(rows._changes !== copy._changes, "a copy that changes apart takes its own journal")
+        #expect(rows._changes?._origin === copy._changes, "which names the one it came from")
         #expect(copy[1] == 2)
         #expect(rows == [1: 3], "the journal is not part of the value")
         rows.removeAll()
