@@ -25,7 +25,7 @@ final class ChangeJournal<Key: Hashable> {
     @exclusivity(unchecked) @usableFromInline var _changedKey: Key?
     /// The journal this one was taken from, when a copy changed: held weakly,
     /// so a line of copies does not keep every journal before it alive.
-    @usableFromInline weak var _origin: ChangeJournal?
+    @exclusivity(unchecked) @usableFromInline weak var _origin: ChangeJournal?
 
     /// A journal for a new collection.
     @inlinable

@@ -17,7 +17,7 @@ final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, A
     @exclusivity(unchecked) @usableFromInline var _readers: [Key: Reader] = [:]
     /// The journal of the collection as last compared, held weakly so that
     /// the collection stays the journal's only owner (and records in place).
-    @usableFromInline weak var _journal: ChangeJournal<Key>?
+    @exclusivity(unchecked) @usableFromInline weak var _journal: ChangeJournal<Key>?
     /// The journal's stamp when last compared.
     @exclusivity(unchecked) @usableFromInline var _seenStamp: UInt64 = 0
 

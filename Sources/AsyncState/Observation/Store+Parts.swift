@@ -139,6 +139,12 @@ extension Store {
         withUnsafePointer(to: state) { state in
             while index < _listedParts.count {
                 let part = _listedParts[index]
+                if part._bitsOffset >= 0, part._hasReaders,
+                    StorePart<State, Action>.bits(at: state, offset: part._bitsOffset, size: part._bitsSize) == part._seenBits
+                {
+                    index += 1
+                    continue
+                }
                 if part._announceChanges(part, self, state) { anyChanged = true }
                 if part._hasReaders {
                     index += 1

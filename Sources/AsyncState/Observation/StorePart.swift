@@ -29,6 +29,16 @@ class StorePart<State, Action> {
     @usableFromInline final let _announceChanges: (StorePart, Store<State, Action>, UnsafePointer<State>) -> Bool
     /// Registers a reader of the part as it is now (for the whole state).
     @usableFromInline final let _registerCurrentValue: (StorePart, Store<State, Action>) -> Void
+    /// Where a part of 1, 2, 4 or 8 bytes of plain data is stored in the
+    /// state, or -1: such a part is first compared by its bits, in the
+    /// store's loop, without calling `_announceChanges` — equal bits are an
+    /// equal value, and only different bits go on to `==`. A field a view
+    /// reads is most often a flag, a count or a small enum; the call, the
+    /// downcast and the retain cost about 20 ns a part (BENCHMARKS.md, issue 26).
+    @exclusivity(unchecked) @usableFromInline final var _bitsOffset = -1
+    @exclusivity(unchecked) @usableFromInline final var _bitsSize = 0
+    /// The bits of what the readers read, when `_bitsOffset` is not -1.
+    @exclusivity(unchecked) @usableFromInline final var _seenBits: UInt64 = 0
 
     @inlinable
     init(
@@ -42,6 +52,17 @@ class StorePart<State, Action> {
     /// Tells every reader of the part, changed or not.
     @usableFromInline
     func announceAll(on store: Store<State, Action>) {}
+
+    /// The `size` bytes at `offset` in `base`, as the low bits of a word.
+    @inlinable
+    static func bits(at base: UnsafeRawPointer, offset: Int, size: Int) -> UInt64 {
+        switch size {
+        case 1: UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt8.self))
+        case 2: UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        case 4: UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        default: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        }
+    }
 }
 
 /// A part reached by a key path, compared with `==`.
@@ -69,7 +90,8 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     init(path: KeyPath<State, Value>) {
         self._path = path
         self._key = \ValuePart._observed
-        self._offset = MemoryLayout<State>.offset(of: path)
+        let offset = MemoryLayout<State>.offset(of: path)
+        self._offset = offset
         super.init(
             announceChanges: { part, store, state in
                 unsafeDowncast(part, to: ValuePart.self).announceChanges(in: state, on: store)
@@ -78,6 +100,11 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
                 let part = unsafeDowncast(part, to: ValuePart.self)
                 part.register(withUnsafePointer(to: store._currentState) { part.value(in: $0) }, on: store)
             })
+        let size = MemoryLayout<Value>.size
+        if let offset, _isPOD(Value.self), size == 1 || size == 2 || size == 4 || size == 8 {
+            _bitsOffset = offset
+            _bitsSize = size
+        }
     }
 
     /// Registers the current reader of `value`, the part as it is now.
@@ -86,6 +113,9 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
         if _seen == nil {
             _seen = value
             _hasReaders = true
+            if _bitsOffset >= 0 {
+                _seenBits = withUnsafeBytes(of: value) { Self.bits(at: $0.baseAddress!, offset: 0, size: _bitsSize) }
+            }
         }
         store._list(self)
         _registrar.access(self, keyPath: _key)
@@ -153,10 +183,22 @@ final class StatePart<State: Equatable, Action>: StorePart<State, Action> {
                 if part._seen == nil {
                     part._seen = store._currentState
                     part._hasReaders = true
+                    if part._bitsOffset >= 0 {
+                        part._seenBits = withUnsafeBytes(of: store._currentState) {
+                            Self.bits(at: $0.baseAddress!, offset: 0, size: part._bitsSize)
+                        }
+                    }
                 }
                 store._list(part)
                 store._registrar.access(store, keyPath: store._stateKeyPath)
             })
+        // A state of plain data in a word is compared by its bits first, as a
+        // small part is (see `_bitsOffset`).
+        let size = MemoryLayout<State>.size
+        if _isPOD(State.self), size == 1 || size == 2 || size == 4 || size == 8 {
+            _bitsOffset = 0
+            _bitsSize = size
+        }
     }
 
     @inlinable
