@@ -287,7 +287,7 @@ public final class Store<State, Action>: Observable {
     /// told after an action that leaves the state no longer `==` to what it
     /// read (for a `State` that is not `Equatable`, after every action that
     /// was not dropped). A view that reads a part instead — `store.title`,
-    /// ``subscript(part:)``, ``subscript(part:key:)-271ev`` — is told only
+    /// ``subscript(part:)``, ``subscript(part:key:)-931fu`` — is told only
     /// when that part changes.
     @inlinable
     public var state: State {
