@@ -214,9 +214,6 @@ final class SharedLoads: Observable {
     @usableFromInline let _registrar = ObservationRegistrar()
     /// Built once: a key path is costly to build on every access.
     private static let runningCountKeyPath = \SharedLoads.runningCount
-    /// Whether someone read the value itself (a `Cache` entry) since it last
-    /// left its host: see ``registerPresence()``.
-    @exclusivity(unchecked) @usableFromInline var _isPresenceRead = false
     /// Built once per value: a static one costs a `swift_once` check on every hit.
     @usableFromInline let _presenceKeyPath = \SharedLoads.presence
 
@@ -230,14 +227,13 @@ final class SharedLoads: Observable {
     /// side table (≈ 40 ns a hit; BENCHMARKS.md, issue 26).
     @inlinable
     func registerPresence() {
-        _isPresenceRead = true
         _registrar.access(self, keyPath: _presenceKeyPath)
     }
 
-    /// Tells the readers of the value itself that it left its host.
+    /// Tells the readers of the value itself that it left its host. Told
+    /// whether or not anyone read it: an entry leaves its cache rarely, and
+    /// a flag set on every hit cost more than the two calls here.
     func announceRemoval() {
-        guard _isPresenceRead else { return }
-        _isPresenceRead = false
         _registrar.willSet(self, keyPath: _presenceKeyPath)
         _registrar.didSet(self, keyPath: _presenceKeyPath)
     }
