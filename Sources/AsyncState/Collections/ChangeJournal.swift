@@ -26,15 +26,19 @@ final class ChangeJournal<Key: Hashable> {
     /// The journal this one was taken from, when a copy changed: held weakly,
     /// so a line of copies does not keep every journal before it alive.
     @exclusivity(unchecked) @usableFromInline weak var _origin: ChangeJournal?
+    /// The origin's stamp when this journal was taken from it: the rows this
+    /// journal started from are the origin's at that stamp.
+    @usableFromInline let _originStamp: UInt64
 
     /// A journal for a new collection.
     @inlinable
-    init() {}
+    init() { _originStamp = 0 }
 
     /// A journal for a copy of a collection whose journal was `origin`.
     @inlinable
     init(from origin: ChangeJournal) {
         _origin = origin
+        _originStamp = origin._stamp
         _stamp = origin._stamp
         _stampBefore = origin._stamp
     }

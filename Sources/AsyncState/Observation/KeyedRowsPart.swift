@@ -83,7 +83,12 @@ final class KeyedRowsPart<State, Action, Key: Hashable, Row>: StorePart<State, A
             if journal === seen, journal._stamp == _seenStamp { return false }
             // One change on from what was seen: in the same journal, or in
             // the first of a copy's journal, taken from the one seen.
-            let isNext = journal === seen || (journal._origin === seen && journal._stamp == _seenStamp &+ 1)
+            // A copy's journal must also have been taken at the stamp seen:
+            // the origin may have changed since, apart from the copy, and
+            // stamps alone could line up (found in review).
+            let isNext =
+                journal === seen
+                || (journal._origin === seen && journal._originStamp == _seenStamp && journal._stamp == _seenStamp &+ 1)
             if isNext, journal._stampBefore == _seenStamp, let key = journal._changedKey {
                 _journal = journal
                 _seenStamp = journal._stamp

@@ -36,8 +36,7 @@ extension Store {
     }
 
     /// Registers a reader of the whole ``state``: as a part compared with
-    /// `==` when `State` is `Equatable`, told of every action not dropped
-    /// otherwise.
+    /// `==` when `State` is `Equatable`, told of every action otherwise.
     @inlinable
     func _registerStateRead() {
         if !_hasLookedUpStatePart {
@@ -117,9 +116,12 @@ extension Store {
         _listedParts.append(part)
     }
 
-    /// Tells the readers of what the last action changed: the readers of
-    /// ``state`` unless it was dropped, and the readers of each part that is
-    /// no longer what they read.
+    /// Tells the readers of what the last action changed: the readers of each
+    /// part that is no longer what they read, and — for a `State` that is not
+    /// `Equatable`, which the store cannot compare — every reader of ``state``.
+    /// Even after an action marked dropped: a combined reducer marks an
+    /// action dropped when any of its parts dropped it, and another part may
+    /// have changed the state.
     ///
     /// It runs after the reducer, before the transition observers and the
     /// action's effects: the state is whole when readers are told, and no
@@ -127,10 +129,8 @@ extension Store {
     /// its change handler sees the new state and registers anew.
     @inlinable
     @inline(never)
-    func announceChanges(isDropped: Bool) {
-        let stateWasRead = _isPossiblyObserved
-        if stateWasRead && !isDropped { announceStateChange() }
-        var anyChanged = false
+    func announceChanges() {
+        if _isPossiblyObserved { announceStateChange() }
         var index = 0
         // One copy of the state for every part, which they read in place:
         // nothing writes the state while readers are told (an action they
@@ -145,7 +145,7 @@ extension Store {
                     index += 1
                     continue
                 }
-                if part._announceChanges(part, self, state) { anyChanged = true }
+                _ = part._announceChanges(part, self, state)
                 if part._hasReaders {
                     index += 1
                 } else {
@@ -155,9 +155,6 @@ extension Store {
                 }
             }
         }
-        // A dropped action may still change the state, when a combined
-        // reducer's other part acts on it: then readers of `state` are told too.
-        if stateWasRead && isDropped && anyChanged && _isPossiblyObserved { announceStateChange() }
     }
 
     /// Tells every reader — of ``state`` and of every part — as if all had

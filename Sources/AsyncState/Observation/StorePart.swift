@@ -2,7 +2,7 @@ import Observation
 
 /// A part of a store's state that a reader read: what the store compares
 /// after each action, so that only the readers of a part that changed are
-/// told (see `Store.announceChanges(isDropped:)`).
+/// told (see `Store.announceChanges()`).
 ///
 /// A part stays in the store's list while it has readers. Every observation
 /// — SwiftUI's, `withObservationTracking`'s — ends at the first change it is

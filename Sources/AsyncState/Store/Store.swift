@@ -285,8 +285,8 @@ public final class Store<State, Action>: Observable {
 
     /// The current state. Reading it depends on all of it: its reader is
     /// told after an action that leaves the state no longer `==` to what it
-    /// read (for a `State` that is not `Equatable`, after every action that
-    /// was not dropped). A view that reads a part instead — `store.title`,
+    /// read (for a `State` that is not `Equatable`, which the store cannot
+    /// compare, after every action). A view that reads a part instead — `store.title`,
     /// ``subscript(part:)``, ``subscript(part:key:)-931fu`` — is told only
     /// when that part changes.
     @inlinable
@@ -396,7 +396,7 @@ public final class Store<State, Action>: Observable {
     func process(_ action: Action, startingInto started: inout StoreTask) {
         let effect = reduce(action)
         if _isPossiblyObserved || !_listedParts.isEmpty {
-            announceChanges(isDropped: effect._isDropped)
+            announceChanges()
         }
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)

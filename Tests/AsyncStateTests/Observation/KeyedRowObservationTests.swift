@@ -79,6 +79,42 @@ struct KeyedRowObservationTests {
         #expect(readers.told == ["row 1": 2, "row 2": 1])
     }
 
+    /// Two collections, to change a copy apart and swap it in.
+    struct Two {
+        var rows: KeyedStates<Int, Int> = [1: 0, 2: 0, 3: 0]
+        var draft: KeyedStates<Int, Int> = [:]
+
+        enum Action { case copy, setDraft(Int, Int), setRows(Int, Int), swap }
+
+        static var reducer: Reduce<Two, Action> {
+            Reduce<Two, Action> { state, action in
+                switch action {
+                case .copy: state.draft = state.rows
+                case .setDraft(let key, let value): state.draft[key] = value
+                case .setRows(let key, let value): state.rows[key] = value
+                case .swap: swap(&state.rows, &state.draft)
+                }
+                return .none
+            }
+        }
+    }
+
+    @Test("a copy changed twice, swapped in after the original changed once, is compared row by row (found in review)")
+    func copySwappedIn() {
+        let store = Store(initialState: Two(), reducer: Two.reducer)
+        let readers = Readers()
+        for key in [1, 3] { readers.add("row \(key)", rereads: true) { _ = store[part: \.rows, key: key] } }
+        store.send(.copy)
+        store.send(.setDraft(1, 10))
+        store.send(.setDraft(2, 20))
+        store.send(.setRows(3, 30))
+        #expect(readers.told == ["row 3": 1])
+        store.send(.swap)
+        #expect(
+            readers.told == ["row 1": 1, "row 3": 2],
+            "the copy's journal is one change on from the original's stamp now, but it was taken at an earlier one")
+    }
+
     @Test("rows that are not Equatable: a reader is told whenever its row is written")
     func rowsNotEquatable() {
         struct Row { var text = "" }
