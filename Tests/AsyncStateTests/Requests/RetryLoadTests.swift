@@ -172,6 +172,10 @@ struct RetryLoadTests {
             attempts: 2, backoff: .constant(.seconds(1)), attemptTimeout: LoadTimeout(.seconds(3), clock: clock, failure: .timedOut),
             clock: clock)
         let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: retry))
+        // The clock is simulated; this only bounds how long a wait for an
+        // action may take in real time, which a loaded sanitized run once
+        // exceeded at the default five seconds.
+        store.timeout = .seconds(30)
         await start(store, attempts: 2)
         await service[0].waitForArrivals()
         await clock.waitForSleepers(1)
