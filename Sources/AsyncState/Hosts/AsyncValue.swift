@@ -129,7 +129,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         if _memberParts.count < AsyncValueMember.count {
             _memberParts = ContiguousArray(repeating: nil, count: AsyncValueMember.count)
         }
-        let part = _store._numberedPart(member.rawValue, of: AsyncValueMember.count, path)
+        let part = ValuePart<Feature.State, Feature.Action, Part>(path: path)
         _memberParts[member.rawValue] = part
         part.register(value, on: _store)
     }

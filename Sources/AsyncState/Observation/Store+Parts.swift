@@ -71,29 +71,6 @@ extension Store {
         return part
     }
 
-    /// The part numbered `number` (of `count`), at `path`: a host's member,
-    /// found without hashing its path.
-    @inlinable
-    func _numberedPart<Part: Equatable>(
-        _ number: Int, of count: Int, _ path: @autoclosure () -> KeyPath<State, Part>
-    ) -> ValuePart<State, Action, Part> {
-        if number < _numberedParts.count, let part = _numberedParts[number] {
-            return unsafeDowncast(part, to: ValuePart<State, Action, Part>.self)
-        }
-        return _makeNumberedPart(number, of: count, path())
-    }
-
-    @inlinable
-    @inline(never)
-    func _makeNumberedPart<Part: Equatable>(
-        _ number: Int, of count: Int, _ path: KeyPath<State, Part>
-    ) -> ValuePart<State, Action, Part> {
-        if _numberedParts.count < count { _numberedParts = ContiguousArray(repeating: nil, count: count) }
-        let part = ValuePart<State, Action, Part>(path: path)
-        _numberedParts[number] = part
-        return part
-    }
-
     /// The row readers of the collection at `path`, made on the first read of a row.
     @inlinable
     func _rowsPart<Key, Row>(

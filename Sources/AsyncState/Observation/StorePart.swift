@@ -27,7 +27,8 @@ class StorePart<State, Action> {
     /// comparing through value witnesses — 20 parts made a no-op `send`
     /// cost 6 µs (BENCHMARKS.md, issue 26).
     @usableFromInline final let _announceChanges: (StorePart, Store<State, Action>, UnsafePointer<State>) -> Bool
-    /// Registers a reader of the part as it is now (for the whole state).
+    /// Registers a reader of the part as it is now: for the whole state
+    /// (`StatePart`), which `Store.state` registers without naming its type.
     @usableFromInline final let _registerCurrentValue: (StorePart, Store<State, Action>) -> Void
     /// Where a part of 1, 2, 4 or 8 bytes of plain data is stored in the
     /// state, or -1: such a part is first compared by its bits, in the
@@ -96,10 +97,8 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
             announceChanges: { part, store, state in
                 unsafeDowncast(part, to: ValuePart.self).announceChanges(in: state, on: store)
             },
-            registerCurrentValue: { part, store in
-                let part = unsafeDowncast(part, to: ValuePart.self)
-                part.register(withUnsafePointer(to: store._currentState) { part.value(in: $0) }, on: store)
-            })
+            // Only the whole state registers by the store's read of it (`StatePart`).
+            registerCurrentValue: { _, _ in })
         let size = MemoryLayout<Value>.size
         if let offset, _isPOD(Value.self), size == 1 || size == 2 || size == 4 || size == 8 {
             _bitsOffset = offset

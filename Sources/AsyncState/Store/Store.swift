@@ -104,8 +104,6 @@ public final class Store<State, Action>: Observable {
     /// by path, kept once made: a part's path from the store costs an
     /// allocation to build.
     @exclusivity(unchecked) @usableFromInline var _valueParts: [AnyKeyPath: StorePart<State, Action>] = [:]
-    /// The parts a host reads by number (an `AsyncValue`'s members).
-    @exclusivity(unchecked) @usableFromInline var _numberedParts: ContiguousArray<StorePart<State, Action>?> = []
     /// The keyed collections read row by row (``subscript(part:key:)``), by path.
     @exclusivity(unchecked) @usableFromInline var _rowParts: [AnyKeyPath: StorePart<State, Action>] = [:]
     /// The parts that have readers, compared after every action. Unchecked
