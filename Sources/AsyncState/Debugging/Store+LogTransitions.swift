@@ -36,21 +36,20 @@ extension Store {
 /// ``Store/logTransitions(prefix:to:)`` and the testing library's recordings,
 /// so a log and a snapshot read alike.
 package struct TransitionDescriber {
-    private var previous: FieldList
+    private var previous: Any
 
     /// Starts from `initialState`.
     package init(initialState: Any) {
-        previous = FieldList(initialState)
+        previous = initialState
     }
 
     /// The action's line, then one indented line per changed field, or
     /// `(no change)` for an applied action that changed nothing.
     package mutating func describe<State, Action>(_ transition: Transition<State, Action>) -> [String] {
         let action = ValueDump.renderOneLine(transition.action)
-        let current = FieldList(transition.state)
-        defer { previous = current }
+        defer { previous = transition.state }
         var lines = [transition.isDropped ? "dropped as stale: \(action)" : action]
-        let changes = current.changes(from: previous)
+        let changes = FieldDiff.lines(from: previous, to: transition.state)
         if changes.isEmpty {
             if !transition.isDropped { lines.append("  (no change)") }
         } else {

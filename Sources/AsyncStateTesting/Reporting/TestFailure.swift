@@ -1,3 +1,4 @@
+import AsyncState
 import Testing
 import XCTest
 
@@ -36,4 +37,13 @@ func reportFailure(_ message: String, at location: TestLocation) {
     } else {
         XCTFail(message, file: location.filePath, line: location.line)
     }
+}
+
+/// The field changes from `old` to `new`, indented, one per line — the diff
+/// logs and snapshots print too — or a note when the two differ only in what
+/// their `==` sees.
+func fieldChanges(from old: Any, to new: Any) -> String {
+    let lines = FieldDiff.lines(from: old, to: new)
+    guard !lines.isEmpty else { return "  (no field prints differently: the values differ only in what their == compares)" }
+    return lines.map { "  " + $0 }.joined(separator: "\n")
 }

@@ -12,10 +12,10 @@ struct PurityCheckedReducer<Base: Reducer>: Reducer where Base.State: Equatable 
         _ = base.reduce(into: &firstRun, action: action)
         let effect = base.reduce(into: &state, action: action)
         if firstRun != state {
-            let diff = LineDiff.render(from: String(dumping: firstRun), to: String(dumping: state))
+            let diff = fieldChanges(from: firstRun, to: state)
             report(
                 "The reducer is not pure: the same state and action \(ValueDump.renderOneLine(action)) gave "
-                    + "different states on two runs (- first run, + second run):\n\(diff)"
+                    + "different states on two runs (first run → second run):\n\(diff)"
             )
         }
         return effect

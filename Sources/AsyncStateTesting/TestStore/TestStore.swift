@@ -247,8 +247,8 @@ public final class TestStore<State: Equatable, Action> {
             updateExpected?(&expected)
         }
         if expected != transition.state {
-            let diff = LineDiff.render(from: String(dumping: expected), to: String(dumping: transition.state))
-            reportFailure("State after \(step) differs from the expected state (- expected, + actual):\n\(diff)", at: location)
+            let diff = fieldChanges(from: expected, to: transition.state)
+            reportFailure("State after \(step) differs from the expected state (expected → actual):\n\(diff)", at: location)
         }
         state = transition.state
     }

@@ -59,7 +59,7 @@ final class XCTestReportingTests: XCTestCase {
         XCTAssertEqual(reported.count, 1)
         XCTAssertTrue(
             reported.first?.contains("State after send(.rename(\"Settings\")) differs from the expected state") == true, "\(reported)")
-        XCTAssertTrue(reported.first?.contains("-   title: \"Setings\",\n+   title: \"Settings\",") == true, "\(reported)")
+        XCTAssertTrue(reported.first?.contains("  title: \"Setings\" → \"Settings\"") == true, "\(reported)")
     }
 
     @MainActor

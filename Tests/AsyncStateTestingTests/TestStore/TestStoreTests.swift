@@ -52,9 +52,8 @@ struct TestStoreTests {
             store.send(.rename("Settings")) { $0.title = "Setings" }
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("State after send(.rename(\"Settings\")) differs from the expected state (- expected, + actual)")
-                && text.contains(#"-   title: "Setings","#)
-                && text.contains(#"+   title: "Settings","#)
+            return text.contains("State after send(.rename(\"Settings\")) differs from the expected state (expected → actual)")
+                && text.contains(#"  title: "Setings" → "Settings""#)
         }
     }
 
@@ -201,7 +200,7 @@ struct PurityCheckTests {
         } matching: { issue in
             issue.comments.map(\.rawValue).joined()
                 .contains(
-                    "The reducer is not pure: the same state and action 1 gave different states on two runs (- first run, + second run):\n- 1\n+ 2"
+                    "The reducer is not pure: the same state and action 1 gave different states on two runs (first run → second run):\n  (value): 1 → 2"
                 )
         }
     }

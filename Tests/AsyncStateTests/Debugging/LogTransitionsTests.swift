@@ -70,8 +70,7 @@ struct LogTransitionsTests {
                 """
                 .total(.queued(#2))
                   total.newestID: #1 → #2
-                  total.queuedIDs.count: + 1
-                  total.queuedIDs[0]: + #2
+                  total.queuedIDs: + [#2]
                 """,
             ])
     }

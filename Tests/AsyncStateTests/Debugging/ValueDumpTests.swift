@@ -152,6 +152,26 @@ enum TestFailure: Error, Equatable { case boom }
 @Suite("Field changes")
 struct FieldChangeTests {
     struct State { var title: String; var tags: [String]; var scores: [String: Int]; var profile: Loadable<Int, TestFailure> }
+    struct Pair { var x: Int; var y: Int }
+    struct Screen { var pair: Pair?; var list: [Int]; var tail: Int }
+
+    @Test("the issue's example: fields in the state's order, each change in one place")
+    func inStateOrder() {
+        let before = Screen(pair: nil, list: [], tail: 0)
+        let after = Screen(pair: Pair(x: 1, y: 2), list: [7, 8], tail: 1)
+        #expect(
+            FieldDiff.lines(from: before, to: after) == [
+                "pair: nil → Pair(x: 1, y: 2)",
+                "list: [] → [7, 8]",
+                "tail: 0 → 1",
+            ])
+        #expect(
+            FieldDiff.lines(from: after, to: before) == [
+                "pair: Pair(x: 1, y: 2) → nil",
+                "list: [7, 8] → []",
+                "tail: 1 → 0",
+            ])
+    }
 
     @Test("only the fields that changed are listed, by path")
     func changes() {
@@ -160,9 +180,8 @@ struct FieldChangeTests {
         _ = profile.apply(.started(LoadID(1)))
         let after = State(title: "b", tags: ["x", "y"], scores: ["k": 2], profile: profile)
         #expect(
-            FieldList(after).changes(from: FieldList(before)) == [
+            FieldDiff.lines(from: before, to: after) == [
                 #"title: "a" → "b""#,
-                "tags.count: 1 → 2",
                 #"tags[1]: + "y""#,
                 "scores[\"k\"]: 1 → 2",
                 "profile.state: .notLoaded → .loading",
@@ -172,7 +191,7 @@ struct FieldChangeTests {
             ])
     }
 
-    @Test("a layer coming into use lists its fields as added")
+    @Test("a layer coming into use lists its fields as added, where they stand")
     func layerFieldsAdded() {
         var profile = Loadable<Int, TestFailure>()
         let before = State(title: "a", tags: [], scores: [:], profile: profile)
@@ -180,19 +199,19 @@ struct FieldChangeTests {
         _ = profile.apply(.at(LoadClock.Instant(offset: .seconds(3)), .finished(LoadID(1), 4)))
         let after = State(title: "a", tags: [], scores: [:], profile: profile)
         #expect(
-            FieldList(after).changes(from: FieldList(before)) == [
+            FieldDiff.lines(from: before, to: after) == [
                 "profile.state: .notLoaded → .success(value: 4)",
                 "profile.value: nil → 4",
                 "profile.settledState: .notLoaded → .success(value: 4)",
                 "profile.newestID: nil → #1",
-                "profile.settledAt.offset: + 3.0 seconds",
+                "profile.settledAt: + Instant(offset: 3.0 seconds)",
                 "profile.isInvalidated: + false",
             ])
         var invalidated = profile
         invalidated.invalidate()
         let later = State(title: "a", tags: [], scores: [:], profile: invalidated)
         #expect(
-            FieldList(later).changes(from: FieldList(after)) == ["profile.isInvalidated: false → true", "profile.invalidatedBefore: + #1"])
+            FieldDiff.lines(from: after, to: later) == ["profile.isInvalidated: false → true", "profile.invalidatedBefore: + #1"])
     }
 
     @Test("a plan changes only the activity")
@@ -203,25 +222,53 @@ struct FieldChangeTests {
         _ = profile.apply(.planned(LoadID(1), attempts: 3))
         let after = State(title: "a", tags: [], scores: [:], profile: profile)
         #expect(
-            FieldList(after).changes(from: FieldList(before)) == [
+            FieldDiff.lines(from: before, to: after) == [
                 "profile.activity: LoadActivity(firstLoad, attempt 1) → LoadActivity(firstLoad, attempt 1 of 3)"
             ])
     }
 
-    @Test("removed entries are listed")
-    func removed() {
-        #expect(FieldList([1, 2]).changes(from: FieldList([1, 2, 3])) == ["count: 3 → 2", "[2]: - 3"])
+    @Test(
+        "elements present on one side only are listed at their index, as + or -",
+        arguments: [
+            ([1, 2, 3], [1, 2], ["[2]: - 3"]),
+            ([1, 2], [1, 2, 3], ["[2]: + 3"]),
+            ([1, 2], [1, 5, 3], ["[1]: 2 → 5", "[2]: + 3"]),
+            ([1, 2], [], ["(value): [1, 2] → []"]),
+        ])
+    func elements(before: [Int], after: [Int], expected: [String]) {
+        #expect(FieldDiff.lines(from: before, to: after) == expected)
+    }
+
+    @Test("the same change prints the same way, whatever came before it")
+    func sameChangeSameText() {
+        let appended = FieldDiff.lines(from: Screen(pair: nil, list: [7], tail: 0), to: Screen(pair: nil, list: [7, 8], tail: 0))
+        let appendedLater = FieldDiff.lines(
+            from: Screen(pair: Pair(x: 1, y: 1), list: [7], tail: 3), to: Screen(pair: Pair(x: 1, y: 1), list: [7, 8], tail: 3))
+        #expect(appended == ["list[1]: + 8"])
+        #expect(appendedLater == appended)
+    }
+
+    @Test("a long change puts its old side directly above its new side")
+    func longChange() {
+        let long = String(repeating: "x", count: 130)
+        #expect(
+            FieldDiff.lines(from: Screen(pair: nil, list: [], tail: 0), to: Screen(pair: nil, list: [long.count, long.count], tail: 0))
+                == ["list: [] → [130, 130]"])
+        struct Named { var name: String }
+        #expect(FieldDiff.lines(from: Named(name: "a"), to: Named(name: long)) == ["name:", #"  - "a""#, "  + \(long.debugDescription)"])
     }
 
     @Test("reordering keyed states is a change of their keys; a changed row is listed by key")
     func keyedStates() {
         let before: KeyedStates<Int, Int> = [1: 10, 2: 20]
-        #expect(FieldList([2: 20, 1: 10] as KeyedStates).changes(from: FieldList(before)) == ["keys: [1, 2] → [2, 1]"])
-        #expect(FieldList([1: 10, 2: 21] as KeyedStates).changes(from: FieldList(before)) == ["[2]: 20 → 21"])
+        #expect(FieldDiff.lines(from: before, to: [2: 20, 1: 10] as KeyedStates) == ["keys: [1, 2] → [2, 1]"])
+        #expect(FieldDiff.lines(from: before, to: [1: 10, 2: 21] as KeyedStates) == ["[2]: 20 → 21"])
+        #expect(FieldDiff.lines(from: before, to: [1: 10, 3: 30, 2: 20] as KeyedStates) == ["[3]: + 30"])
+        #expect(FieldDiff.lines(from: [1: 10, 3: 30, 2: 20] as KeyedStates, to: before) == ["[3]: - 30"])
     }
 
     @Test("an unchanged value has no changes")
     func unchanged() {
-        #expect(FieldList(["a": [1]]).changes(from: FieldList(["a": [1]])).isEmpty)
+        #expect(FieldDiff.lines(from: ["a": [1]], to: ["a": [1]]).isEmpty)
     }
 }
