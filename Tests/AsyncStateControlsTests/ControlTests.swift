@@ -57,7 +57,7 @@ struct TestClockTests {
     @Test("sleepers wake in deadline order only when time is advanced past them")
     func order() async throws {
         let clock = TestClock()
-        let woke = Recorder()
+        let woke = WakeLog()
         let late = Task {
             try await clock.sleep(for: .seconds(2)); await woke.add(2)
         }
@@ -100,7 +100,7 @@ struct TestClockTests {
     }
 }
 
-actor Recorder {
+actor WakeLog {
     var values: [Int] = []
     func add(_ value: Int) { values.append(value) }
 }

@@ -23,6 +23,15 @@ package enum FieldDiff {
         return lines
     }
 
+    /// The changes between two lists of named texts (a recording's leaves):
+    /// names in the new list's order, each old-only name after its
+    /// predecessor there.
+    package static func lines(fromNamed old: [(String, String)], toNamed new: [(String, String)]) -> [String] {
+        var lines: [String] = []
+        merge(old.map { ($0.0, LeafText(text: $0.1)) }, new.map { ($0.0, LeafText(text: $0.1)) }, path: { $0 }, depth: 0, into: &lines)
+        return lines
+    }
+
     private static func compare(_ old: Any, _ new: Any, path: String, depth: Int, into lines: inout [String]) {
         guard depth <= ValueDump.depthLimit, ValueDump.leafText(old) == nil, ValueDump.leafText(new) == nil,
             type(of: old) == type(of: new)
@@ -109,9 +118,12 @@ package enum FieldDiff {
     ) {
         if old.map(\.name) == new.map(\.name) {
             for (before, after) in zip(old, new) {
-                compare(before.value, after.value, path: path(after.name), depth: depth + 1, into: &lines)
+                compareDeeper(before.value, after.value, path(after.name))
             }
             return
+        }
+        func compareDeeper(_ old: Any, _ new: Any, _ path: String) {
+            compare(old, new, path: path, depth: depth + 1, into: &lines)
         }
         let oldByName = Dictionary(old.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         let newNames = Set(new.map(\.name))
@@ -133,7 +145,7 @@ package enum FieldDiff {
         removed(after: "")
         for part in new {
             if let before = oldByName[part.name] {
-                compare(before, part.value, path: path(part.name), depth: depth + 1, into: &lines)
+                compareDeeper(before, part.value, path(part.name))
                 removed(after: part.name)
             } else {
                 lines.append("\(display(path(part.name))): + \(ValueDump.renderOneLine(part.value))")
@@ -169,4 +181,10 @@ package enum FieldDiff {
     private static func display(_ path: String) -> String {
         path.isEmpty ? "(value)" : path
     }
+}
+
+/// A leaf's text, already rendered: dumps as itself.
+private struct LeafText: DumpedByDescription {
+    var text: String
+    var dumpText: String { text }
 }

@@ -63,6 +63,11 @@ public struct LoadClock: Clock, Sendable {
         self.base = Base(elapsed: { start.duration(to: base.now) }, sleep: { try await base.sleep(for: $0) })
     }
 
+    /// A clock whose time is `elapsed()` and which sleeps with `sleep`.
+    package init(elapsed: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.base = Base(elapsed: elapsed, sleep: sleep)
+    }
+
     /// The time since this clock was made.
     public var now: Instant { Instant(offset: base.elapsed()) }
 

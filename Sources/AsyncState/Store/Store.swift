@@ -116,6 +116,9 @@ public final class Store<State, Action>: Observable {
     /// True only while the reducer itself runs, to catch a reducer that sends.
     @exclusivity(unchecked) @usableFromInline var _isReducing = false
     @exclusivity(unchecked) @usableFromInline var _queue: [Action] = []
+    /// Where ``record(into:)`` keeps what this store processes; `nil` when
+    /// not recording, so a store that records nothing checks one optional.
+    @exclusivity(unchecked) @usableFromInline var _recorder: Recorder<State, Action>?
     @exclusivity(unchecked) @usableFromInline var _transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
     // The effect runner is `@inlinable` too, so it is specialized and needs
@@ -398,6 +401,9 @@ public final class Store<State, Action>: Observable {
         }
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)
+        }
+        if let recorder = _recorder {
+            recorder.record(action, isDropped: effect._isDropped, state: _currentState)
         }
         if !effect.isNone {
             start(effect, into: &started)

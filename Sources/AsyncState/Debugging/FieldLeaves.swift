@@ -1,0 +1,83 @@
+/// A value flattened into its leaves, `path: text` in the value's order —
+/// the form a recording file keeps each state in, so a replay can name the
+/// fields where it diverged without decoding the state.
+package struct FieldLeaves: Equatable, Sendable {
+    package var entries: [Entry]
+
+    package struct Entry: Equatable, Sendable {
+        package var path: String
+        package var text: String
+
+        package init(path: String, text: String) {
+            self.path = path
+            self.text = text
+        }
+    }
+
+    package init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    package init(_ value: Any) {
+        entries = []
+        flatten(value, path: "", depth: 0)
+    }
+
+    private mutating func flatten(_ value: Any, path: String, depth: Int) {
+        if depth > ValueDump.depthLimit || ValueDump.leafText(value) != nil {
+            entries.append(Entry(path: path, text: ValueDump.renderOneLine(value)))
+            return
+        }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            if let some = mirror.children.first {
+                flatten(some.value, path: path, depth: depth + 1)
+            } else {
+                entries.append(Entry(path: path, text: "nil"))
+            }
+        case .collection where !mirror.children.isEmpty:
+            for (index, child) in mirror.children.enumerated() {
+                flatten(child.value, path: path + "[\(index)]", depth: depth + 1)
+            }
+        case .dictionary where !mirror.children.isEmpty:
+            for pair in ValueDump.keyValuePairs(of: value, mirror) {
+                flatten(pair.value, path: path + "[\(pair.key)]", depth: depth + 1)
+            }
+        case .struct, .class, .tuple:
+            for field in ValueDump.fields(mirror) {
+                let label = field.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "?"
+                flatten(field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1)
+            }
+        default:
+            entries.append(Entry(path: path, text: ValueDump.renderOneLine(value)))
+        }
+    }
+
+    /// The leaves that differ from `old` to `self`, in this value's order,
+    /// each leaf only `old` has just after the leaf before it there — the
+    /// same shape of lines ``FieldDiff`` prints.
+    package func changes(from old: FieldLeaves) -> [String] {
+        FieldDiff.lines(fromNamed: old.entries.map { ($0.path, $0.text) }, toNamed: entries.map { ($0.path, $0.text) })
+    }
+
+    /// The entries whose text differs from `old`'s, when `self` has exactly
+    /// `old`'s paths in `old`'s order — how a recording file writes a step
+    /// that changed no structure — or `nil` when the paths differ.
+    package func changedEntries(from old: FieldLeaves) -> [Entry]? {
+        guard entries.count == old.entries.count, zip(entries, old.entries).allSatisfy({ $0.path == $1.path }) else { return nil }
+        return zip(entries, old.entries).filter { $0.text != $1.text }.map(\.0)
+    }
+
+    /// `self` with the texts of `changed` put in; `nil` if one of its paths
+    /// is not here.
+    package func replacing(_ changed: [Entry]) -> FieldLeaves? {
+        var result = self
+        let position = Dictionary(entries.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in changed {
+            guard let index = position[entry.path] else { return nil }
+            result.entries[index].text = entry.text
+        }
+        return result
+    }
+}

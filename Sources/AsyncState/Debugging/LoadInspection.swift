@@ -1,0 +1,141 @@
+/// What the explorer and the minimizer read from a feature's actions and
+/// states without knowing their types: the loads an action is about, and the
+/// loadables a state holds, found with `Mirror`.
+package enum LoadInspection {
+    /// What one load action says.
+    package struct Event: Equatable, Sendable {
+        package enum Kind: Equatable, Sendable {
+            case started, queued, planned, retrying, progress, finished, failed, cancelled
+        }
+
+        package var id: LoadID
+        package var kind: Kind
+
+        /// Whether it reports how a load (or one of its attempts) went.
+        package var isResult: Bool {
+            switch kind {
+            case .progress, .finished, .failed, .cancelled, .retrying: true
+            case .started, .queued, .planned: false
+            }
+        }
+    }
+
+    /// What one loadable in a state says.
+    package struct Loadable: Sendable {
+        /// Every load it has running or waiting: its value lane's, its
+        /// "load more", its edits' and its queue's.
+        package var liveIDs: [LoadID]
+        /// `.some(id)` while invalidated, `id` the newest load then.
+        package var invalidatedBefore: LoadID??
+    }
+
+    /// The load action inside `action` — the first one a walk of its
+    /// payloads finds — or `nil`.
+    package static func event(of action: Any) -> Event? {
+        find(in: action, depth: 0) { ($0 as? any InspectableLoadAction)?.inspectedEvent }
+    }
+
+    /// The ID of the load `action` is about, or `nil`.
+    package static func loadID(of action: Any) -> LoadID? {
+        event(of: action)?.id
+    }
+
+    /// Every loadable in `state`, by path (as diffs name it).
+    package static func loadables(in state: Any) -> [(path: String, loadable: Loadable)] {
+        var found: [(String, Loadable)] = []
+        collect(state, path: "", depth: 0, into: &found)
+        return found
+    }
+
+    private static func find<T>(in value: Any, depth: Int, _ match: (Any) -> T?) -> T? {
+        if let found = match(value) { return found }
+        guard depth < 8 else { return nil }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .enum, let payload = mirror.children.first {
+            if let found = match(payload.value) { return found }
+            for child in Mirror(reflecting: payload.value).children {
+                if let found = find(in: child.value, depth: depth + 1, match) { return found }
+            }
+            return nil
+        }
+        for child in mirror.children {
+            if let found = find(in: child.value, depth: depth + 1, match) { return found }
+        }
+        return nil
+    }
+
+    private static func collect(_ value: Any, path: String, depth: Int, into found: inout [(String, Loadable)]) {
+        if let loadable = value as? any InspectableLoadable {
+            found.append((path, loadable.inspected))
+            return
+        }
+        guard depth < ValueDump.depthLimit, ValueDump.leafText(value) == nil else { return }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional:
+            if let some = mirror.children.first { collect(some.value, path: path, depth: depth + 1, into: &found) }
+        case .collection:
+            for (index, child) in mirror.children.enumerated() {
+                collect(child.value, path: path + "[\(index)]", depth: depth + 1, into: &found)
+            }
+        case .dictionary:
+            for pair in ValueDump.keyValuePairs(of: value, mirror) {
+                collect(pair.value, path: path + "[\(pair.key)]", depth: depth + 1, into: &found)
+            }
+        case .struct, .class, .tuple:
+            for field in ValueDump.fields(mirror) {
+                let label = field.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "?"
+                collect(field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1, into: &found)
+            }
+        default:
+            break
+        }
+    }
+}
+
+/// A load action, readable by ``LoadInspection`` whatever its types.
+package protocol InspectableLoadAction {
+    var inspectedEvent: LoadInspection.Event { get }
+}
+
+/// A loadable, readable by ``LoadInspection`` whatever its types.
+package protocol InspectableLoadable {
+    var inspected: LoadInspection.Loadable { get }
+}
+
+extension LoadAction: InspectableLoadAction {
+    package var inspectedEvent: LoadInspection.Event {
+        switch self {
+        case .started(let id): .init(id: id, kind: .started)
+        case .queued(let id): .init(id: id, kind: .queued)
+        case .planned(let id, _): .init(id: id, kind: .planned)
+        case .retrying(let id, _): .init(id: id, kind: .retrying)
+        case .progress(let id, _): .init(id: id, kind: .progress)
+        case .finished(let id, _): .init(id: id, kind: .finished)
+        case .failed(let id, _): .init(id: id, kind: .failed)
+        case .cancelled(let id): .init(id: id, kind: .cancelled)
+        case .more(_, let action), .at(_, let action): action.inspectedEvent
+        case .edit(let edit):
+            switch edit {
+            case .started(let id, _): .init(id: id, kind: .started)
+            case .confirmed(let id): .init(id: id, kind: .finished)
+            case .failed(let id, _): .init(id: id, kind: .failed)
+            case .cancelled(let id): .init(id: id, kind: .cancelled)
+            case .retrying(let id, _): .init(id: id, kind: .retrying)
+            }
+        }
+    }
+}
+
+extension Loadable: InspectableLoadable {
+    package var inspected: LoadInspection.Loadable {
+        var live: [LoadID] = []
+        if let id = _inFlightID { live.append(id) }
+        if let layers = _layers?._contents {
+            if let more = layers._more._inFlight { live.append(more.id) }
+            live += layers._edits._pendingIDs
+            live += layers._queued
+        }
+        return LoadInspection.Loadable(liveIDs: live, invalidatedBefore: invalidatedBefore)
+    }
+}

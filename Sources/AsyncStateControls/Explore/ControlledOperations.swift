@@ -1,0 +1,74 @@
+import AsyncState
+
+/// The operations of a feature under exploration: each call waits until the
+/// explorer chooses to answer it, so the explorer decides the order in which
+/// results arrive.
+///
+/// ```swift
+/// let report = await explore(Feed.State(), script: [.appeared, .pulledToRefresh]) { operations in
+///     Feed(fetch: operations.operation("fetch") { call in .success(["post \(call)"]) })
+/// }
+/// ```
+///
+/// A call ignores the cancellation of its task — the harshest operation
+/// there is — so its answer still arrives after a cancel, and the store must
+/// drop it.
+public final class ControlledOperations: Sendable {
+    let board = CallBoard()
+
+    init() {}
+
+    /// An operation whose `call`-th call (from 0) answers `result(call)`,
+    /// when the explorer chooses.
+    public func operation<Value: Sendable, Failure: Error & Sendable>(
+        _ name: String, result: @escaping @Sendable (Int) -> Result<Value, Failure>
+    ) -> @Sendable () async throws(Failure) -> Value {
+        let board = board
+        return { () async throws(Failure) -> Value in
+            try await board.call(name, result).get()
+        }
+    }
+
+    /// An operation that always answers `value`, when the explorer chooses.
+    public func operation<Value: Sendable>(_ name: String, returning value: Value) -> @Sendable () async -> Value {
+        let board = board
+        return {
+            switch await board.call(name, { _ in Result<Value, Never>.success(value) }) {
+            case .success(let value): value
+            }
+        }
+    }
+}
+
+/// The calls waiting for the explorer, in the order they were made.
+@MainActor
+final class CallBoard: Sendable {
+    struct Call {
+        var name: String
+        var number: Int
+        var answer: @MainActor () -> Void
+    }
+
+    private(set) var waiting: [Call] = []
+    private var callCounts: [String: Int] = [:]
+
+    nonisolated init() {}
+
+    func call<Value: Sendable, Failure: Error & Sendable>(
+        _ name: String, _ result: @Sendable (Int) -> Result<Value, Failure>
+    ) async -> Result<Value, Failure> {
+        let number = callCounts[name, default: 0]
+        callCounts[name] = number + 1
+        let outcome = result(number)
+        return await withCheckedContinuation { continuation in
+            waiting.append(Call(name: name, number: number) { continuation.resume(returning: outcome) })
+        }
+    }
+
+    /// Answers the waiting call at `index`.
+    func answer(_ index: Int) -> Call {
+        let call = waiting.remove(at: index)
+        call.answer()
+        return call
+    }
+}

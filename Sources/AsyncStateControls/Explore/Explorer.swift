@@ -1,0 +1,284 @@
+import AsyncState
+
+/// Runs `script` against the feature `makeReducer` builds, once for every
+/// order in which its operations' answers (and the script's actions, and
+/// the clock's deadlines when given `clock`) can arrive, and checks every
+/// state on the way: the kit's promises — no stale result wins, nothing
+/// stuck loading, cancellation is never failure, no invalidation lost — and
+/// `invariants`.
+///
+/// ```swift
+/// let report = await explore(Feed.State(), script: [.appeared, .pulledToRefresh]) { operations in
+///     Feed(fetch: operations.operation("fetch") { call in .success(["post \(call)"]) })
+/// }
+/// // report.orderingCount == 6 (1 start, then 3 of the 4! orders are distinct…)
+/// ```
+///
+/// Each ordering runs a fresh store from `initialState`, made by calling
+/// `makeReducer` with fresh ``ControlledOperations``, and records it. At each
+/// moment the explorer lists what could happen next — send the script's
+/// next action, answer any waiting call, move `clock` to its next deadline —
+/// and the search tries each in turn (depth first, re-running the prefix:
+/// effects cannot be forked). The first ordering that breaks an invariant
+/// ends the search; the report holds its recording and that recording
+/// minimized (``Recording/minimized(through:maximumReplays:whileFailing:)``),
+/// which replays.
+///
+/// - Parameters:
+///   - initialState: where every ordering starts.
+///   - script: the user's actions, sent in this order, each at every moment
+///     it could come.
+///   - clock: a clock the feature's effects sleep on, stepped from deadline to
+///     deadline as one more choice; `nil`: no effect sleeps.
+///   - invariants: properties of your own every state must have.
+///   - maximumOrderings: a bound: an exploration that would go past it stops
+///     there and reports ``ExplorationReport/isComplete`` false, which
+///     `assertExploration` fails.
+///   - maximumSteps: a bound on the choices one ordering makes, for a
+///     feature that never settles (a poll without end).
+///   - makeReducer: builds the feature, given operations the explorer answers.
+@MainActor
+public func explore<R: Reducer>(
+    _ initialState: R.State,
+    script: [R.Action],
+    clock: TestClock? = nil,
+    invariants: [Invariant<R.State>] = [],
+    maximumOrderings: Int = 10_000,
+    maximumSteps: Int = 1_000,
+    feature makeReducer: (ControlledOperations) -> R
+) async -> ExplorationReport<R.State, R.Action> {
+    var report = ExplorationReport<R.State, R.Action>()
+    var path: [(choice: Int, of: Int)] = []
+    while true {
+        if report.orderingCount == maximumOrderings {
+            report.isComplete = false
+            return report
+        }
+        let run = OrderingRun(
+            initialState: initialState, script: script, clock: clock, invariants: invariants, maximumSteps: maximumSteps,
+            reducer: makeReducer)
+        let outcome = await run.play(following: path)
+        report.orderingCount += 1
+        report.stepCount += outcome.path.count
+        if let problem = outcome.problem {
+            report.failure = ExplorationFailure(
+                invariant: problem.invariant, message: problem.message, ordering: outcome.choices, recording: outcome.recording,
+                minimized: minimize(outcome.recording, reducer: run.reducer, invariants: invariants, breaking: problem))
+            return report
+        }
+        // The next ordering: the deepest choice with an untried sibling.
+        path = outcome.path
+        while let last = path.last, last.choice + 1 >= last.of { path.removeLast() }
+        guard let last = path.popLast() else { return report }
+        path.append((last.choice + 1, last.of))
+    }
+}
+
+/// The smallest recording that still breaks the invariant `problem` names.
+@MainActor
+private func minimize<R: Reducer>(
+    _ recording: Recording<R.State, R.Action>, reducer: R, invariants: [Invariant<R.State>], breaking problem: OrderingRun<R>.Problem
+) -> Recording<R.State, R.Action> {
+    guard problem.isReplayable else { return recording }
+    return recording.minimized(through: reducer) { candidate in
+        firstBroken(in: candidate, invariants: invariants, checkingEnd: problem.invariant == KitInvariant.nothingStuckLoading.rawValue)?
+            .invariant == problem.invariant
+    }
+}
+
+/// The first invariant `recording` breaks, replayed step by step.
+func firstBroken<State, Action>(
+    in recording: Recording<State, Action>, invariants: [Invariant<State>], checkingEnd: Bool
+) -> (invariant: String, message: String)? {
+    var before = recording.initialState
+    for step in recording.steps {
+        if let (kit, message) = KitInvariant.check(before: before, action: step.action, isDropped: step.isDropped, after: step.state) {
+            return (kit.rawValue, message)
+        }
+        if let broken = invariants.first(where: { !$0.holds(step.state) }) {
+            return (broken.name, "the state after \(ValueDump.renderOneLine(step.action)) breaks it")
+        }
+        before = step.state
+    }
+    if checkingEnd, let (kit, message) = KitInvariant.checkEnd(before) { return (kit.rawValue, message) }
+    return nil
+}
+
+/// What an exploration found.
+public struct ExplorationReport<State, Action> {
+    /// How many orderings ran, the failing one included.
+    public internal(set) var orderingCount = 0
+    /// How many choices they made in all.
+    public internal(set) var stepCount = 0
+    /// Whether every ordering ran: `false` when the bound stopped the search.
+    public internal(set) var isComplete = true
+    /// The first ordering that broke an invariant, or `nil`.
+    public internal(set) var failure: ExplorationFailure<State, Action>?
+}
+
+/// An ordering that broke an invariant.
+public struct ExplorationFailure<State, Action> {
+    /// The invariant's name: one of the kit's, or one of yours.
+    public var invariant: String
+    /// What happened, in words.
+    public var message: String
+    /// The choices of the ordering, in order: `send(.refresh)`,
+    /// `answer fetch #0`, `advance the clock to 0.3 seconds`.
+    public var ordering: [String]
+    /// What the store processed in that ordering.
+    public var recording: Recording<State, Action>
+    /// ``recording`` shrunk to a smallest sequence of actions that still
+    /// breaks the invariant when replayed.
+    public var minimized: Recording<State, Action>
+}
+
+/// One ordering: a fresh store, driven choice by choice.
+@MainActor
+final class OrderingRun<R: Reducer> {
+    struct Problem {
+        var invariant: String
+        var message: String
+        /// Whether a replay of the recording shows it (every invariant
+        /// checked on states is; "an effect waits on something else" is not).
+        var isReplayable = true
+    }
+
+    struct Outcome {
+        var path: [(choice: Int, of: Int)]
+        var choices: [String]
+        var recording: Recording<R.State, R.Action>
+        var problem: Problem?
+    }
+
+    enum Choice {
+        case send(R.Action)
+        case answer(Int, String)
+        case advance(TestClock.Instant)
+    }
+
+    let reducer: R
+    private let operations = ControlledOperations()
+    private let store: Store<R.State, R.Action>
+    private let recorder: Recorder<R.State, R.Action>
+    private let script: [R.Action]
+    private let clock: TestClock?
+    private let invariants: [Invariant<R.State>]
+    private let maximumSteps: Int
+    private var problem: Problem?
+    private var previous: R.State
+
+    init(
+        initialState: R.State, script: [R.Action], clock: TestClock?, invariants: [Invariant<R.State>], maximumSteps: Int,
+        reducer makeReducer: (ControlledOperations) -> R
+    ) {
+        reducer = makeReducer(operations)
+        store = Store(initialState: initialState, reducer: reducer)
+        recorder = Recorder(capacity: maximumSteps * 4 + 16)
+        self.script = script
+        self.clock = clock
+        self.invariants = invariants
+        self.maximumSteps = maximumSteps
+        previous = initialState
+        store.record(into: recorder)
+        store.observeTransitions { [weak self] in self?.check($0) }
+    }
+
+    private func check(_ transition: Transition<R.State, R.Action>) {
+        defer { previous = transition.state }
+        guard problem == nil else { return }
+        if let (kit, message) = KitInvariant.check(
+            before: previous, action: transition.action, isDropped: transition.isDropped, after: transition.state)
+        {
+            problem = Problem(invariant: kit.rawValue, message: message)
+        } else if let broken = invariants.first(where: { !$0.holds(transition.state) }) {
+            problem = Problem(invariant: broken.name, message: "the state after \(ValueDump.renderOneLine(transition.action)) breaks it")
+        }
+    }
+
+    /// Plays the choices of `prefix`, then the first choice at each later
+    /// moment, to the end — even past a problem, so no call is left waiting.
+    func play(following prefix: [(choice: Int, of: Int)]) async -> Outcome {
+        var path: [(choice: Int, of: Int)] = []
+        var names: [String] = []
+        var scriptIndex = 0
+        while true {
+            guard await settle() else {
+                problem =
+                    problem
+                    ?? Problem(
+                        invariant: KitInvariant.nothingStuckLoading.rawValue,
+                        message: "an effect waits on something the explorer does not control (real time, a gate, a network)",
+                        isReplayable: false)
+                break
+            }
+            var choices: [Choice] = []
+            if scriptIndex < script.count { choices.append(.send(script[scriptIndex])) }
+            for (index, call) in operations.board.waiting.enumerated() {
+                choices.append(.answer(index, "answer \(call.name) #\(call.number)"))
+            }
+            if let clock, let deadline = clock.nextDeadline { choices.append(.advance(deadline)) }
+            guard !choices.isEmpty else { break }
+            guard path.count < maximumSteps else {
+                problem =
+                    problem
+                    ?? Problem(
+                        invariant: KitInvariant.nothingStuckLoading.rawValue,
+                        message: "the ordering made \(maximumSteps) choices without settling", isReplayable: false)
+                // Answer what waits, so no call is left suspended.
+                while !operations.board.waiting.isEmpty { _ = operations.board.answer(0) }
+                break
+            }
+            let depth = path.count
+            let choice = depth < prefix.count && prefix[depth].of == choices.count ? prefix[depth].choice : 0
+            if depth < prefix.count, prefix[depth].of != choices.count, problem == nil {
+                problem = Problem(
+                    invariant: "the feature runs the same way every time",
+                    message: "replaying an ordering offered \(choices.count) choices where it offered \(prefix[depth].of): "
+                        + "an effect depends on something other than the explorer's answers and clock",
+                    isReplayable: false)
+            }
+            path.append((choice, choices.count))
+            switch choices[choice] {
+            case .send(let action):
+                names.append("send(\(ValueDump.renderOneLine(action)))")
+                scriptIndex += 1
+                store.send(action)
+            case .answer(let index, let name):
+                names.append(name)
+                _ = operations.board.answer(index)
+            case .advance(let deadline):
+                names.append("advance the clock to \(deadline)")
+                clock?.advance(to: deadline)
+            }
+        }
+        if problem == nil, store.runningEffectCount == 0, let (kit, message) = KitInvariant.checkEnd(store.state) {
+            problem = Problem(invariant: kit.rawValue, message: message)
+        }
+        let recording = recorder.recording ?? Recording(initialState: store.state, steps: [])
+        return Outcome(path: path, choices: names, recording: recording, problem: problem)
+    }
+
+    /// Lets effects run until each is waiting for an answer, asleep on the
+    /// clock, or waiting for another effect; `false` if that never happens.
+    private func settle() async -> Bool {
+        var last = fingerprint()
+        var quietRounds = 0
+        for _ in 0..<100_000 {
+            let parked = operations.board.waiting.count + (clock?.sleeperCount ?? 0) + store.waitingEffectCount
+            if quietRounds >= 3, parked >= store.runningEffectCount { return true }
+            await Task.yield()
+            let current = fingerprint()
+            if current == last {
+                quietRounds += 1
+            } else {
+                quietRounds = 0
+                last = current
+            }
+        }
+        return false
+    }
+
+    private func fingerprint() -> [Int] {
+        [operations.board.waiting.count, clock?.sleeperCount ?? 0, store.runningEffectCount, store.waitingEffectCount, recorder.stepCount]
+    }
+}

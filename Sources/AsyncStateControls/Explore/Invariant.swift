@@ -1,0 +1,71 @@
+import AsyncState
+
+/// A property every state of an exploration must have, named for reports.
+///
+/// ```swift
+/// Invariant<Feed.State>("a banner only over posts") { $0.banner == nil || $0.posts.value != nil }
+/// ```
+public struct Invariant<State>: Sendable {
+    /// The name a report gives when the invariant breaks.
+    public var name: String
+    let holds: @Sendable (State) -> Bool
+
+    /// An invariant named `name` that holds when `holds` returns `true`.
+    public init(_ name: String, _ holds: @escaping @Sendable (State) -> Bool) {
+        self.name = name
+        self.holds = holds
+    }
+}
+
+/// The kit's own promises, checked on every step of every ordering — and on
+/// every step of a replay, so a failure minimizes by replaying.
+enum KitInvariant: String, CaseIterable, Sendable {
+    case noStaleResultWins = "no stale result wins"
+    case nothingStuckLoading = "nothing stuck loading"
+    case cancellationIsNotFailure = "cancellation is never failure"
+    case noInvalidationLost = "no invalidation lost"
+
+    /// The first kit promise `action` broke, going from `before` to `after`
+    /// (dropped or not), with why; `nil` if it kept them all.
+    static func check(before: Any, action: Any, isDropped: Bool, after: Any) -> (KitInvariant, String)? {
+        guard let event = LoadInspection.event(of: action) else { return nil }
+        let loadablesBefore = LoadInspection.loadables(in: before)
+        if event.isResult, !isDropped, !loadablesBefore.contains(where: { $0.loadable.liveIDs.contains(event.id) }) {
+            return (
+                .noStaleResultWins,
+                "a result of load \(event.id), which was no longer running, was applied: \(ValueDump.renderOneLine(action))"
+            )
+        }
+        let loadablesAfter = LoadInspection.loadables(in: after)
+        if event.kind == .failed, !isDropped, ValueDump.renderOneLine(action).contains("CancellationError") {
+            return (.cancellationIsNotFailure, "a cancelled load was shown as failed: \(ValueDump.renderOneLine(action))")
+        }
+        if event.kind == .finished, !isDropped {
+            let invalidatedBefore = Dictionary(
+                loadablesBefore.compactMap { entry in entry.loadable.invalidatedBefore.map { (entry.path, $0) } },
+                uniquingKeysWith: { first, _ in first })
+            for entry in loadablesAfter where entry.loadable.invalidatedBefore == nil {
+                guard let newest = invalidatedBefore[entry.path] else { continue }
+                if let newest, event.id <= newest {
+                    return (
+                        .noInvalidationLost,
+                        "\(entry.path) was invalidated while load \(newest) was the newest; load \(event.id), which started before, cleared it"
+                    )
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Whether `state`, at the end of an ordering, still has loads running.
+    static func checkEnd(_ state: Any) -> (KitInvariant, String)? {
+        for entry in LoadInspection.loadables(in: state) where !entry.loadable.liveIDs.isEmpty {
+            let ids = entry.loadable.liveIDs.map(\.description).joined(separator: ", ")
+            return (
+                .nothingStuckLoading,
+                "\(entry.path.isEmpty ? "the state" : entry.path) still has load \(ids) running after every effect ended"
+            )
+        }
+        return nil
+    }
+}

@@ -1,0 +1,250 @@
+import AsyncState
+import Foundation
+
+/// Why a recording file could not be read. Each names the line at fault.
+public struct RecordingFileError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong with the file.
+    public enum Problem: Equatable, Sendable {
+        /// The first line is not this format's header.
+        case notARecording
+        /// The file was written by a format version this one does not read.
+        case unsupportedVersion(Int)
+        /// The file records another feature's actions.
+        case otherFeature(String)
+        /// A line is not the JSON the format expects there.
+        case malformedLine
+        /// A step's action no longer decodes as the feature's action.
+        case actionDoesNotDecode(String)
+        /// Steps are missing or out of order: the file was edited.
+        case stepOutOfOrder(expected: Int, found: Int)
+        /// The file ends before its last line: it was cut short.
+        case truncated
+    }
+
+    /// The 1-based line at fault.
+    public var line: Int
+    /// What is wrong.
+    public var problem: Problem
+
+    /// The error of `problem` at `line`, for tests that expect one.
+    public init(line: Int, problem: Problem) {
+        self.line = line
+        self.problem = problem
+    }
+
+    /// The line and what is wrong with it, in words.
+    public var description: String {
+        let what =
+            switch problem {
+            case .notARecording: "not an AsyncState recording (its first line is not the format's header)"
+            case .unsupportedVersion(let version):
+                "written in format version \(version); this version of AsyncState reads version \(recordingFormatVersion)"
+            case .otherFeature(let name): "a recording of \(name), not of the actions it is read as"
+            case .malformedLine: "not the JSON this line of the format holds"
+            case .actionDoesNotDecode(let reason): "its action no longer decodes: \(reason)"
+            case .stepOutOfOrder(let expected, let found): "step \(found) where step \(expected) belongs — the file was edited"
+            case .truncated: "the file ends before its closing line — it was cut short"
+            }
+        return "Recording file, line \(line): \(what)."
+    }
+}
+
+/// The format version this code writes and reads.
+let recordingFormatVersion = 1
+
+/// One line of a recording file: a JSON object whose `kind` says which.
+private struct FileLine<Action>: Codable where Action: Codable {
+    enum Kind: String, Codable { case header, initial, step, reading, end }
+    var kind: Kind
+    var format: String?
+    var version: Int?
+    var action: String?
+    var discarded: Int?
+    var fields: [[String]]?
+    var step: Int?
+    var event: Action?
+    var dropped: Bool?
+    var time: [Int64]?
+    var changed: [[String]]?
+    var source: String?
+    var random: UInt64?
+    var steps: Int?
+
+    init(kind: Kind) { self.kind = kind }
+}
+
+/// Just the kind of a line, decoded first, so an action that no longer
+/// decodes is told apart from a line that is not JSON.
+private struct LineKind: Decodable {
+    var kind: String
+    var step: Int?
+}
+
+extension RecordingTranscript where Action: Codable {
+    /// The transcript as JSON lines: a header (format, version, the action
+    /// type), the initial state's fields, one line per step (its action
+    /// encoded with `Codable`, whether it was dropped, its time, the fields
+    /// it changed — or all of them when it added or removed one), one per
+    /// reading, and a closing line with the step count.
+    /// The TestingGuide documents every field.
+    public func jsonLines() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func encode(_ line: FileLine<Action>) throws -> String {
+            String(decoding: try encoder.encode(line), as: UTF8.self)
+        }
+        var header = FileLine<Action>(kind: .header)
+        header.format = recordingFormatName
+        header.version = recordingFormatVersion
+        header.action = String(reflecting: Action.self)
+        header.discarded = discardedStepCount
+        var initial = FileLine<Action>(kind: .initial)
+        initial.fields = initialFields.entries.map { [$0.path, $0.text] }
+        var lines = [try encode(header), try encode(initial)]
+        var previous = initialFields
+        var readings = self.readings[...]
+        func flushReadings(through stepCount: Int) throws {
+            while let reading = readings.first, reading.step - discardedStepCount <= stepCount {
+                readings.removeFirst()
+                var line = FileLine<Action>(kind: .reading)
+                line.step = reading.step
+                line.source = reading.source
+                switch reading.value {
+                case .time(let time): line.time = [time.components.seconds, time.components.attoseconds]
+                case .random(let value): line.random = value
+                }
+                lines.append(try encode(line))
+            }
+        }
+        try flushReadings(through: 0)
+        for (index, step) in steps.enumerated() {
+            var line = FileLine<Action>(kind: .step)
+            line.step = index + 1
+            line.event = step.action
+            line.dropped = step.isDropped
+            line.time = step.time.map { [$0.components.seconds, $0.components.attoseconds] }
+            // A step that changed only texts lists those fields; one that
+            // added or removed fields lists them all.
+            if let changed = step.fields.changedEntries(from: previous) {
+                line.changed = changed.map { [$0.path, $0.text] }
+            } else {
+                line.fields = step.fields.entries.map { [$0.path, $0.text] }
+            }
+            lines.append(try encode(line))
+            previous = step.fields
+            try flushReadings(through: index + 1)
+        }
+        var end = FileLine<Action>(kind: .end)
+        end.steps = steps.count
+        lines.append(try encode(end))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a transcript written by ``jsonLines()``.
+    ///
+    /// - Throws: ``RecordingFileError`` naming the first line at fault: not a
+    ///   recording, another version or feature, a line that is not the
+    ///   format's JSON, an action that no longer decodes, steps missing or
+    ///   out of order, or a file cut short.
+    public init(jsonLines text: String) throws(RecordingFileError) {
+        let decoder = JSONDecoder()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        func fail(_ line: Int, _ problem: RecordingFileError.Problem) -> RecordingFileError {
+            RecordingFileError(line: line, problem: problem)
+        }
+        func decode(_ index: Int) throws(RecordingFileError) -> FileLine<Action> {
+            let data = Data(lines[index].utf8)
+            guard let kind = try? decoder.decode(LineKind.self, from: data), FileLine<Action>.Kind(rawValue: kind.kind) != nil else {
+                throw fail(index + 1, index == 0 ? .notARecording : .malformedLine)
+            }
+            do {
+                return try decoder.decode(FileLine<Action>.self, from: data)
+            } catch {
+                if kind.kind == "step" { throw fail(index + 1, .actionDoesNotDecode(describe(error))) }
+                throw fail(index + 1, .malformedLine)
+            }
+        }
+        guard !lines.isEmpty else { throw fail(1, .notARecording) }
+        let header = try decode(0)
+        guard header.kind == .header, header.format == recordingFormatName else { throw fail(1, .notARecording) }
+        guard header.version == recordingFormatVersion else { throw fail(1, .unsupportedVersion(header.version ?? 0)) }
+        guard header.action == String(reflecting: Action.self) else { throw fail(1, .otherFeature(header.action ?? "an unnamed feature")) }
+        guard lines.count >= 2 else { throw fail(2, .truncated) }
+        let initial = try decode(1)
+        guard initial.kind == .initial, let fields = initial.fields, fields.allSatisfy({ $0.count == 2 }) else {
+            throw fail(2, .malformedLine)
+        }
+        var current = FieldLeaves(entries: fields.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) })
+        var steps: [Step] = []
+        var readings: [RecordedReading] = []
+        var ended = false
+        for index in 2..<lines.count {
+            guard !ended else { throw fail(index + 1, .malformedLine) }
+            let line = try decode(index)
+            switch line.kind {
+            case .step:
+                guard let number = line.step, let event = line.event, let dropped = line.dropped,
+                    let listed = line.changed ?? line.fields, listed.allSatisfy({ $0.count == 2 })
+                else { throw fail(index + 1, .malformedLine) }
+                guard number == steps.count + 1 else { throw fail(index + 1, .stepOutOfOrder(expected: steps.count + 1, found: number)) }
+                let entries = listed.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) }
+                if line.changed != nil {
+                    guard let next = current.replacing(entries) else { throw fail(index + 1, .malformedLine) }
+                    current = next
+                } else {
+                    current = FieldLeaves(entries: entries)
+                }
+                let time = try duration(line.time, line: index + 1)
+                steps.append(Step(action: event, isDropped: dropped, time: time, fields: current))
+            case .reading:
+                guard let step = line.step, let source = line.source else { throw fail(index + 1, .malformedLine) }
+                if let random = line.random {
+                    readings.append(RecordedReading(step: step, source: source, value: .random(random)))
+                } else if let time = try duration(line.time, line: index + 1) {
+                    readings.append(RecordedReading(step: step, source: source, value: .time(time)))
+                } else {
+                    throw fail(index + 1, .malformedLine)
+                }
+            case .end:
+                guard line.steps == steps.count else {
+                    throw fail(index + 1, .stepOutOfOrder(expected: line.steps ?? 0, found: steps.count))
+                }
+                ended = true
+            case .header, .initial:
+                throw fail(index + 1, .malformedLine)
+            }
+        }
+        guard ended else { throw fail(lines.count + 1, .truncated) }
+        self.init(
+            initialFields: FieldLeaves(entries: fields.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) }),
+            steps: steps, readings: readings, discardedStepCount: header.discarded ?? 0)
+    }
+}
+
+extension Recording where Action: Codable {
+    /// The recording as JSON lines (see ``RecordingTranscript/jsonLines()``):
+    /// its actions encoded with `Codable`, its states as the fields they print.
+    public func jsonLines() throws -> String {
+        try RecordingTranscript(self).jsonLines()
+    }
+}
+
+private let recordingFormatName = "asyncstate-recording"
+
+private func duration(_ parts: [Int64]?, line: Int) throws(RecordingFileError) -> Duration? {
+    guard let parts else { return nil }
+    guard parts.count == 2 else { throw RecordingFileError(line: line, problem: .malformedLine) }
+    return Duration(secondsComponent: parts[0], attosecondsComponent: parts[1])
+}
+
+/// A decoding error in one line, without Foundation's long context dump.
+private func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    switch error {
+    case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    @unknown default:
+        return "\(error)"
+    }
+}

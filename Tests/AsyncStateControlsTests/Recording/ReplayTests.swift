@@ -1,0 +1,210 @@
+import AsyncState
+import AsyncStateControls
+import Testing
+
+@Suite("Replaying and minimizing recordings")
+@MainActor
+struct ReplayTests {
+    typealias Action = SearchFeature.Action
+    typealias State = SearchFeature.State
+
+    let feature = SearchFeature(fetch: { query throws(SearchFailure) in "results for \(query)" })
+
+    /// A recording of two overlapping searches, the first answered last.
+    func recording() -> Recording<State, Action> {
+        Recording(
+            replaying: [
+                .search("s"), .results(.started(LoadID(1))), .search("sw"), .results(.started(LoadID(2))),
+                .results(.finished(LoadID(2), "sw")), .results(.finished(LoadID(1), "s")),
+            ], from: State(), through: feature)
+    }
+
+    @Test("what a store with effects recorded replays through its reducer alone")
+    func storeRecordingReplays() throws {
+        let recorder = Recorder<State, Action>()
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        store.send(.search("s"))
+        store.send(.search("sw"))
+        let recording = try #require(recorder.recording)
+        #expect(recording.actions.first == .search("s"))
+        #expect(recording.actions.count > 2)
+        let replayed = try RecordingTranscript(recording).replay(from: State(), through: feature)
+        #expect(replayed.steps.map(\.state) == recording.steps.map(\.state))
+    }
+
+    @Test("a replay through the same reducer gives the recorded states")
+    func replays() throws {
+        let recording = recording()
+        let replayed = try RecordingTranscript(recording).replay(from: State(), through: feature)
+        #expect(replayed.steps.map(\.state) == recording.steps.map(\.state))
+        #expect(replayed.steps.map(\.isDropped) == [false, false, false, false, false, true])
+    }
+
+    @Test("a reducer that behaves differently diverges at the first step that differs, naming the fields")
+    func divergesWithFields() {
+        var broken = feature
+        broken.appliesStaleResults = true
+        #expect(throws: ReplayDivergence.self) { try RecordingTranscript(recording()).replay(from: State(), through: broken) }
+        do {
+            _ = try RecordingTranscript(recording()).replay(from: State(), through: broken)
+        } catch {
+            #expect(error.step == 5)
+            #expect(
+                error.description == """
+                    The replay diverged at step 5, .results(.finished(#2, "sw")): the state differs from the recorded one (recorded → replayed):
+                      results.newestID: #2 → nil
+                    """)
+        }
+    }
+
+    @Test("a step dropped on one side only is a divergence")
+    func dropDiverges() {
+        var broken = feature
+        broken.appliesStaleResults = true
+        var recording = recording()
+        recording.steps.removeLast(2)
+        recording.steps.append(
+            Recording.Step(action: .results(.finished(LoadID(1), "s")), isDropped: true, state: recording.steps.last!.state))
+        do {
+            _ = try RecordingTranscript(recording).replay(from: State(), through: broken)
+            Issue.record("expected a divergence")
+        } catch {
+            #expect(error.reason == .dropped(whenRecorded: true))
+            #expect(error.description.hasSuffix("it was dropped as stale when recorded, but applied on replay."))
+        }
+    }
+
+    @Test("a replay from another state than the recording's fails at step 0")
+    func otherStart() {
+        var start = State()
+        start.query = "x"
+        do {
+            _ = try RecordingTranscript(recording()).replay(from: start, through: feature)
+            Issue.record("expected a divergence")
+        } catch {
+            #expect(error.step == 0)
+            #expect(
+                error.description == "The replay begins from a state other than the recording's (recorded → given):\n  query: \"\" → \"x\"")
+        }
+    }
+
+    @Test("minimizing keeps a smallest valid sequence that still fails")
+    func minimizes() {
+        let recording = recording()
+        // Fails when the results show "sw": needs the search that started
+        // load #2 with its start and result, not the other search.
+        let minimized = recording.minimized(through: feature) { $0.steps.last?.state.results.value == "sw" }
+        #expect(minimized.actions == [.results(.started(LoadID(2))), .results(.finished(LoadID(2), "sw"))])
+        #expect(minimized.steps.map(\.isDropped) == [false, false])
+    }
+
+    @Test("a property that holds on the recording leaves it as replayed")
+    func nothingToMinimize() {
+        let recording = recording()
+        let minimized = recording.minimized(through: feature) { _ in false }
+        #expect(minimized.actions == recording.actions)
+    }
+}
+
+@Suite("Recording files: JSON lines")
+@MainActor
+struct RecordingFileTests {
+    typealias Action = SearchFeature.Action
+    typealias State = SearchFeature.State
+
+    let feature = SearchFeature(fetch: { query throws(SearchFailure) in "results for \(query)" })
+
+    func text() throws -> String {
+        let recorder = Recorder<State, Action>(clock: LoadClock(TestClock()))
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        for action: Action in [
+            .search("s"), .results(.started(LoadID(5))), .results(.failed(LoadID(4), SearchFailure(reason: "late"))),
+            .results(.finished(LoadID(5), "s")),
+        ] {
+            store.send(action)
+        }
+        return try recorder.recording!.jsonLines()
+    }
+
+    @Test("a file reads back as the transcript it was written from, and replays")
+    func roundTrip() throws {
+        let text = try text()
+        let transcript = try RecordingTranscript<Action>(jsonLines: text)
+        #expect(try transcript.jsonLines() == text)
+        #expect(transcript.actions.count == 6)
+        #expect(transcript.steps.map(\.isDropped) == [false, false, false, false, true, false])
+        #expect(transcript.steps.map(\.time) == Array(repeating: .zero, count: 6))
+        let replayed = try transcript.replay(from: State(), through: feature)
+        #expect(replayed.steps.last?.state.results.value == "s")
+    }
+
+    @Test("the format: a header, the first state's fields, a line per step with the fields it changed, a closing line")
+    func format() throws {
+        let lines = try text().split(separator: "\n").map(String.init)
+        #expect(lines.count == 9)
+        #expect(lines[0].contains(#""format":"asyncstate-recording""#) && lines[0].contains(#""version":1"#))
+        #expect(lines[0].contains(#""action":"AsyncStateControlsTests.SearchFeature.Action""#))
+        #expect(lines[1].hasPrefix(#"{"fields":[["query","\"\""]"#))
+        #expect(lines[2].contains(#""changed":[["query","\"s\""]]"#))
+        #expect(lines[8] == #"{"kind":"end","steps":6}"#)
+    }
+
+    @Test(
+        "bad files are refused with the line at fault",
+        arguments: [
+            ("", 1, RecordingFileError.Problem.notARecording),
+            ("hello\n", 1, .notARecording),
+            (#"{"kind":"header","format":"other"}"#, 1, .notARecording),
+        ])
+    func refused(text: String, line: Int, problem: RecordingFileError.Problem) {
+        #expect(throws: RecordingFileError(line: line, problem: problem)) { try RecordingTranscript<Action>(jsonLines: text) }
+    }
+
+    @Test("a file from another version, feature or edit, or cut short, is refused with the line at fault")
+    func edited() throws {
+        let lines = try text().split(separator: "\n").map(String.init)
+        func read(_ lines: [String]) -> RecordingFileError? {
+            do {
+                _ = try RecordingTranscript<Action>(jsonLines: lines.joined(separator: "\n"))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        var version = lines
+        version[0] = version[0].replacingOccurrences(of: #""version":1"#, with: #""version":9"#)
+        #expect(read(version) == RecordingFileError(line: 1, problem: .unsupportedVersion(9)))
+        var other = lines
+        other[0] = other[0].replacingOccurrences(of: "SearchFeature.Action", with: "Profile.Action")
+        #expect(read(other) == RecordingFileError(line: 1, problem: .otherFeature("AsyncStateControlsTests.Profile.Action")))
+        #expect(read(Array(lines.dropLast())) == RecordingFileError(line: 9, problem: .truncated))
+        var skipped = lines
+        skipped.remove(at: 3)
+        #expect(read(skipped) == RecordingFileError(line: 4, problem: .stepOutOfOrder(expected: 2, found: 3)))
+        var undecodable = lines
+        undecodable[2] = undecodable[2].replacingOccurrences(of: #""search""#, with: #""searched""#)
+        guard case .actionDoesNotDecode = read(undecodable)?.problem else {
+            Issue.record("expected an action that does not decode, got \(String(describing: read(undecodable)))")
+            return
+        }
+        #expect(read(undecodable)?.line == 3)
+        var garbled = lines
+        garbled[4] = "{not json"
+        #expect(read(garbled) == RecordingFileError(line: 5, problem: .malformedLine))
+        #expect(
+            RecordingFileError(line: 7, problem: .truncated).description
+                == "Recording file, line 7: the file ends before its closing line — it was cut short.")
+    }
+
+    @Test("an action that carries an edit has no JSON form: writing it throws")
+    func editsThrow() {
+        struct Nothing: Edit {
+            func apply(to value: inout String) -> Bool { false }
+        }
+        let recording = Recording<Int, LoadAction<String, SearchFailure>>(
+            initialState: 0, steps: [.init(action: .edit(.started(LoadID(1), AnyEdit(Nothing()))), isDropped: false, state: 0)])
+        #expect(throws: EncodingError.self) { try recording.jsonLines() }
+    }
+}
