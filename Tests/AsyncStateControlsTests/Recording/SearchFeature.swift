@@ -16,19 +16,26 @@ struct SearchFeature: Reducer {
     }
 
     let fetch: @MainActor @Sendable (String) async throws(SearchFailure) -> String
-    /// Applies every result, stale or not — the bug the explorer must find.
+    /// What a new search does to the one in flight.
+    var overlap: OverlapPolicy = .latestWins
+    /// Applies every result, stale or not — a bug the explorer must find.
     var appliesStaleResults = false
+    /// Never takes a result in — a load stuck loading, another bug.
+    var ignoresResults = false
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .search(let query):
             state.query = query
             let fetch = fetch
-            return state.results.load(Action.results, LoadRequest { () async throws(SearchFailure) in try await fetch(query) })
+            return state.results.load(
+                Action.results, LoadRequest { () async throws(SearchFailure) in try await fetch(query) }, overlap: overlap)
         case .cancel:
             return .cancel(load: state.results.cancel())
         case .results(.finished(_, let value)) where appliesStaleResults:
             state.results = Loadable(value: value)
+            return .none
+        case .results(.finished) where ignoresResults:
             return .none
         case .results(let load):
             return state.results.reduce(load)

@@ -1,0 +1,82 @@
+import AsyncState
+import AsyncStateControls
+import Testing
+
+@Suite("Exploring every ordering")
+@MainActor
+struct ExplorerTests {
+    typealias Action = SearchFeature.Action
+    typealias State = SearchFeature.State
+
+    /// The search feature, answering the `call`-th fetch with "r<call>".
+    func feature(_ operations: ControlledOperations, broken: (inout SearchFeature) -> Void = { _ in }) -> SearchFeature {
+        let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+        var feature = SearchFeature(fetch: { _ throws(SearchFailure) in try await fetch() })
+        broken(&feature)
+        return feature
+    }
+
+    @Test("two overlapping searches: three orderings, every promise kept", arguments: [(1, 1), (2, 3), (3, 15), (4, 105)])
+    func overlapping(searches: Int, orderings: Int) async {
+        let report = await explore(State(), script: (1...searches).map { .search("q\($0)") }) { feature($0) }
+        #expect(report.failure == nil)
+        #expect(report.isComplete)
+        #expect(report.orderingCount == orderings)
+    }
+
+    @Test("a cancel at every moment: the late answer is dropped, nothing stays loading")
+    func cancelAnywhere() async {
+        let report = await explore(State(), script: [.search("s"), .cancel]) { feature($0) }
+        #expect(report.failure == nil)
+        #expect(report.orderingCount == 2)
+    }
+
+    @Test("a reducer that applies stale results is caught, and its minimized recording replays the failure")
+    func staleResultCaught() async throws {
+        let report = await explore(State(), script: [.search("s"), .search("sw")]) {
+            feature($0) {
+                $0.appliesStaleResults = true
+                $0.overlap = .latestWins(cancellingEarlier: false)
+            }
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "no stale result wins")
+        #expect(failure.message.hasPrefix("a result of load #1, which was no longer running, was applied"))
+        #expect(failure.ordering == [#"send(.search("s"))"#, #"send(.search("sw"))"#, "answer fetch #0", "answer fetch #1"])
+        #expect(
+            failure.minimized.actions == [
+                .results(.started(LoadID(1))), .results(.started(LoadID(2))), .results(.finished(LoadID(1), "r0")),
+                .results(.finished(LoadID(2), "r1")),
+            ])
+        #expect(failure.minimized.actions.count < failure.recording.actions.count)
+    }
+
+    @Test("a load that never ends is reported as stuck loading")
+    func stuckCaught() async throws {
+        let report = await explore(State(), script: [.search("s")]) { feature($0) { $0.ignoresResults = true } }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "nothing stuck loading")
+        #expect(failure.message == "results still has load #1 running after every effect ended")
+        #expect(failure.minimized.actions == [.results(.started(LoadID(1))), .results(.finished(LoadID(1), "r0"))])
+    }
+
+    @Test("an invariant of your own is checked on every state")
+    func ownInvariant() async throws {
+        let neverEmpty = Invariant<State>("the query shows only with results") {
+            $0.query.isEmpty || $0.results.value != nil || $0.results.isLoading
+        }
+        let report = await explore(State(), script: [.search("s")], invariants: [neverEmpty]) { feature($0) }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "the query shows only with results")
+        #expect(failure.message == #"the state after .search("s") breaks it"#)
+        #expect(failure.minimized.actions == [.search("s")])
+    }
+
+    @Test("an exploration past its bound stops and says it is incomplete")
+    func bounded() async {
+        let report = await explore(State(), script: [.search("a"), .search("b")], maximumOrderings: 2) { feature($0) }
+        #expect(!report.isComplete)
+        #expect(report.orderingCount == 2)
+        #expect(report.failure == nil)
+    }
+}
