@@ -4,12 +4,10 @@
 /// store's effects read from them.
 ///
 /// ```swift
-/// let recorder = Recorder<Feed.State, Feed.Action>(capacity: 500)
-/// let clock = recorder.watching(ContinuousClock(), named: "clock")
-/// let store = Store(initialState: Feed.State(), reducer: Feed(clock: clock))
+/// let recorder = Recorder<Search.State, Search.Action>(capacity: 500)
+/// let jitter = recorder.watching(SplitMix64(seed: 1), named: "jitter")
+/// let store = Store(initialState: Search.State(), reducer: Search(fetch: api.search))
 /// store.record(into: recorder)
-/// // …later, for a bug report:
-/// let recording = recorder.recording
 /// ```
 ///
 /// A store that records nothing pays nothing: its `send` checks one optional.

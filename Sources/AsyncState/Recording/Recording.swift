@@ -11,10 +11,10 @@
 /// as it did.
 ///
 /// ```swift
-/// let recorder = Recorder<Profile.State, Profile.Action>()
-/// let store = Store(initialState: Profile.State(), reducer: Profile(api: api))
+/// let recorder = Recorder<Search.State, Search.Action>()
+/// let store = Store(initialState: Search.State(), reducer: Search(fetch: api.search))
 /// store.record(into: recorder)
-/// store.send(.refresh)
+/// store.send(.typed("swift"))
 /// let recording = recorder.recording   // initialState, steps, readings
 /// ```
 public struct Recording<State, Action> {

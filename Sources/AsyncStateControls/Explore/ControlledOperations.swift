@@ -5,8 +5,8 @@ import AsyncState
 /// results arrive.
 ///
 /// ```swift
-/// let report = await explore(Feed.State(), script: [.appeared, .pulledToRefresh]) { operations in
-///     Feed(fetch: operations.operation("fetch") { call in .success(["post \(call)"]) })
+/// let report = await explore(Search.State(), script: [.typed("s"), .typed("sw")]) { operations in
+///     Search(fetch: operations.operation("fetch") { query, call in .success(["\(query) \(call)"]) })
 /// }
 /// ```
 ///
@@ -25,7 +25,18 @@ public final class ControlledOperations: Sendable {
     ) -> @Sendable () async throws(Failure) -> Value {
         let board = board
         return { () async throws(Failure) -> Value in
-            try await board.call(name, result).get()
+            try await board.call(name, input: nil, result).get()
+        }
+    }
+
+    /// An operation taking an input, whose `call`-th call (from 0) with
+    /// `input` answers `result(input, call)`, when the explorer chooses.
+    public func operation<Input: Sendable, Value: Sendable, Failure: Error & Sendable>(
+        _ name: String, result: @escaping @Sendable (Input, Int) -> Result<Value, Failure>
+    ) -> @Sendable (Input) async throws(Failure) -> Value {
+        let board = board
+        return { (input: Input) async throws(Failure) -> Value in
+            try await board.call(name, input: ValueDump.renderOneLine(input)) { result(input, $0) }.get()
         }
     }
 
@@ -33,7 +44,7 @@ public final class ControlledOperations: Sendable {
     public func operation<Value: Sendable>(_ name: String, returning value: Value) -> @Sendable () async -> Value {
         let board = board
         return {
-            switch await board.call(name, { _ in Result<Value, Never>.success(value) }) {
+            switch await board.call(name, input: nil, { _ in Result<Value, Never>.success(value) }) {
             case .success(let value): value
             }
         }
@@ -46,6 +57,8 @@ final class CallBoard: Sendable {
     struct Call {
         var name: String
         var number: Int
+        /// The call's input as logs print it, if it takes one.
+        var input: String?
         var answer: @MainActor () -> Void
     }
 
@@ -55,13 +68,13 @@ final class CallBoard: Sendable {
     nonisolated init() {}
 
     func call<Value: Sendable, Failure: Error & Sendable>(
-        _ name: String, _ result: @Sendable (Int) -> Result<Value, Failure>
+        _ name: String, input: String?, _ result: @Sendable (Int) -> Result<Value, Failure>
     ) async -> Result<Value, Failure> {
         let number = callCounts[name, default: 0]
         callCounts[name] = number + 1
         let outcome = result(number)
         return await withCheckedContinuation { continuation in
-            waiting.append(Call(name: name, number: number) { continuation.resume(returning: outcome) })
+            waiting.append(Call(name: name, number: number, input: input) { continuation.resume(returning: outcome) })
         }
     }
 

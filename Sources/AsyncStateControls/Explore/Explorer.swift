@@ -8,10 +8,10 @@ import AsyncState
 /// `invariants`.
 ///
 /// ```swift
-/// let report = await explore(Feed.State(), script: [.appeared, .pulledToRefresh]) { operations in
-///     Feed(fetch: operations.operation("fetch") { call in .success(["post \(call)"]) })
+/// let report = await explore(Search.State(), script: [.typed("s"), .typed("sw")]) { operations in
+///     Search(fetch: operations.operation("fetch") { query, call in .success(["\(query) \(call)"]) })
 /// }
-/// // report.orderingCount == 6 (1 start, then 3 of the 4! orders are distinct…)
+/// // report.orderingCount == 3, report.failure == nil
 /// ```
 ///
 /// Each ordering runs a fresh store from `initialState`, made by calling
@@ -214,7 +214,7 @@ final class OrderingRun<R: Reducer> {
             var choices: [Choice] = []
             if scriptIndex < script.count { choices.append(.send(script[scriptIndex])) }
             for (index, call) in operations.board.waiting.enumerated() {
-                choices.append(.answer(index, "answer \(call.name) #\(call.number)"))
+                choices.append(.answer(index, "answer \(call.name) #\(call.number)" + (call.input.map { " (\($0))" } ?? "")))
             }
             if let clock, let deadline = clock.nextDeadline { choices.append(.advance(deadline)) }
             guard !choices.isEmpty else { break }

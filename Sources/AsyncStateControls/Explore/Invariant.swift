@@ -3,7 +3,7 @@ import AsyncState
 /// A property every state of an exploration must have, named for reports.
 ///
 /// ```swift
-/// Invariant<Feed.State>("a banner only over posts") { $0.banner == nil || $0.posts.value != nil }
+/// let nonEmpty = Invariant<Search.State>("results only for a query") { $0.results.value == nil || !$0.query.isEmpty }
 /// ```
 public struct Invariant<State>: Sendable {
     /// The name a report gives when the invariant breaks.
