@@ -3,6 +3,10 @@ struct Arguments: Equatable {
     enum Command: Equatable {
         case tour
         case scenario(String)
+        /// Play back a recording file (`--record`), printing its timeline again.
+        case replay(path: String)
+        /// Explore every ordering of a scenario's feature.
+        case explore(String)
     }
 
     var command: Command = .tour
@@ -17,6 +21,10 @@ struct Arguments: Equatable {
     var renders = false
     var color = true
     var help = false
+    /// Where to write the scenario's recording (JSON lines).
+    var recordPath: String?
+    /// Explore the deliberately broken variant of the feature.
+    var broken = false
 
     /// Why a command line was refused; printed with the usage, exit status 2.
     struct Problem: Error, Equatable, CustomStringConvertible {
@@ -74,8 +82,23 @@ struct Arguments: Equatable {
                 result.renders = true
             case "--no-color":
                 result.color = false
+            case "--record":
+                result.recordPath = try value(for: argument)
+            case "--broken":
+                result.broken = true
             case let option where option.hasPrefix("-"):
                 throw Problem(description: "unknown option \(option)")
+            case "replay" where result.command == .tour:
+                result.command = .replay(path: try value(for: "replay"))
+            case "explore" where result.command == .tour:
+                let name = try value(for: "explore")
+                guard Scenario.explorable(name) != nil else {
+                    throw Problem(
+                        description:
+                            "explore takes one of: \(Scenario.explorations.map(\.name).joined(separator: ", ")), not \(name.debugDescription)"
+                    )
+                }
+                result.command = .explore(name)
             case let name:
                 guard result.command == .tour, !name.isEmpty else {
                     throw Problem(description: "unexpected argument \(name.debugDescription)")
@@ -92,6 +115,15 @@ struct Arguments: Equatable {
         if result.interactive, result.command != .scenario("search") {
             throw Problem(description: "--interactive works with the search scenario only")
         }
+        if result.recordPath != nil {
+            guard case .scenario = result.command else {
+                throw Problem(description: "--record works with one scenario: asyncstate-demo <scenario> --record FILE")
+            }
+            guard !result.interactive else { throw Problem(description: "--record cannot be combined with --interactive") }
+        }
+        if result.broken, !(result.command.isExplore) {
+            throw Problem(description: "--broken works with explore only: asyncstate-demo explore profile --broken")
+        }
         if result.interactive, result.json {
             throw Problem(description: "--interactive prints a live view; it cannot be combined with --json")
         }
@@ -105,6 +137,9 @@ struct Arguments: Equatable {
 
     static let usage = """
         Usage: asyncstate-demo [scenario] [options]
+               asyncstate-demo <scenario> --record FILE
+               asyncstate-demo replay FILE
+               asyncstate-demo explore <scenario> [--broken]
 
         Plays scenarios of AsyncState, printing a timeline of every action, the
         state after it, and each stale result that was dropped. With no scenario,
@@ -122,6 +157,8 @@ struct Arguments: Equatable {
           --json              print the state sequence as JSON lines
           --interactive       search only: each line typed on stdin is a new query
           --renders           after each action, how many of the screen's views re-render (social)
+          --record FILE       write what the store processed to FILE (JSON lines); replay FILE plays it back
+          --broken            explore only: explore a deliberately broken variant (stale results applied)
           --no-color          never colour the output (NO_COLOR is honoured too)
           -h, --help          show help; after a scenario, that scenario's help
         """
@@ -137,6 +174,12 @@ struct Arguments: Equatable {
         Options: --seed N, --latency MS, --failure-rate R, --pace X, --json, --no-color, --renders\(scenario.name == "search" ? ", --interactive" : "")
         (see asyncstate-demo --help)
         """
+    }
+}
+
+extension Arguments.Command {
+    var isExplore: Bool {
+        if case .explore = self { true } else { false }
     }
 }
 

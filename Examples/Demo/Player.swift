@@ -27,6 +27,12 @@ final class Player {
     var onTransition: ((Transition<Any, Any>) -> Void)?
     /// Whether to count the views that re-render after each action.
     let countsRenders: Bool
+    /// Where to write what the store processed, as JSON lines (`--record`).
+    var recordPath: String?
+    /// A recording to play back instead of running the scenario (`replay`).
+    var replayText: String?
+    /// Why the last play could not record or replay, if it could not.
+    private(set) var failure: String?
 
     init(renderer: Renderer, pace: Double, countsRenders: Bool = false) {
         self.renderer = renderer
@@ -41,9 +47,19 @@ final class Player {
         initialState: R.State,
         clock: TestClock,
         presenter: Presenter<R.State, R.Action>,
+        editTypes: [any (Decodable & Sendable).Type] = [],
         script: [(at: Duration, step: Step<R.Action>)]
-    ) async -> Timeline {
+    ) async -> Timeline where R.Action: Codable {
+        if let replayText {
+            return replay(
+                replayText, scenario, reducer: reducer, initialState: initialState, presenter: presenter, editTypes: editTypes)
+        }
         let store = Store(initialState: initialState, reducer: reducer)
+        let recorder = recordPath.map { _ in Recorder<R.State, R.Action>(capacity: 100_000, clock: LoadClock(clock)) }
+        if let recorder {
+            store.record(into: recorder)
+            recorder.note(Self.scenarioMark + scenario.name)
+        }
         onStart?(initialState)
         var timeline = Timeline()
         let screen = countsRenders ? RenderCounter(presenter.views(store)) : nil
@@ -82,12 +98,70 @@ final class Player {
                     store.send(action)
                 case .happen(let narration, let body):
                     renderer.note(narration, at: moment)
+                    recorder?.note(narration)
                     body()
                 }
             }
         }
         renderer.lanes(timeline)
         if let screen { renderer.renders(screen.total, views: presenter.views(store).count) }
+        if let recordPath, let recording = recorder?.recording {
+            do {
+                try Files.write(try recording.jsonLines(), to: recordPath)
+            } catch {
+                failure = "asyncstate-demo: could not write the recording to \(recordPath): \(error)"
+            }
+        }
+        return timeline
+    }
+
+    /// The first note of a recording the demo writes names its scenario.
+    static let scenarioMark = "asyncstate-demo scenario "
+
+    /// The scenario a recording file was made from, by its first note.
+    static func scenarioName(in text: String) -> String? {
+        guard let range = text.range(of: #""note":""# + scenarioMark) else { return nil }
+        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Plays a recording back: replays its actions through `reducer` (no
+    /// effects run) and prints each step, its notes and the lanes, as the
+    /// recorded run printed them.
+    private func replay<R: Reducer>(
+        _ text: String, _ scenario: Scenario, reducer: R, initialState: R.State, presenter: Presenter<R.State, R.Action>,
+        editTypes: [any (Decodable & Sendable).Type]
+    ) -> Timeline where R.Action: Codable {
+        var timeline = Timeline()
+        let replayed: Recording<R.State, R.Action>
+        let transcript: RecordingTranscript<R.Action>
+        do {
+            transcript = try RecordingTranscript(jsonLines: text, editTypes: editTypes)
+            replayed = try transcript.replay(from: initialState, through: reducer)
+        } catch {
+            failure = "asyncstate-demo: cannot replay this recording: \(error)"
+            return timeline
+        }
+        renderer.header(scenario)
+        var notes = transcript.readings.compactMap { reading -> (step: Int, text: String, time: Duration)? in
+            guard case .note(let text, let time) = reading.value, !text.hasPrefix(Self.scenarioMark) else { return nil }
+            return (reading.step, text, time ?? .zero)
+        }[...]
+        func printNotes(through step: Int) {
+            while let note = notes.first, note.step <= step {
+                notes.removeFirst()
+                renderer.note(note.text, at: note.time)
+            }
+        }
+        for (index, step) in replayed.steps.enumerated() {
+            printNotes(through: index)
+            let entry = Timeline.Entry(
+                time: step.time ?? .zero, action: presenter.action(step.action), state: presenter.state(step.state),
+                isDropped: step.isDropped, renders: nil)
+            timeline.record(entry, load: presenter.load(step.action))
+            renderer.entry(entry, scenario: scenario)
+        }
+        printNotes(through: .max)
+        renderer.lanes(timeline)
         return timeline
     }
 

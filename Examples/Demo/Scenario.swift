@@ -160,7 +160,7 @@ extension Scenario {
         let network = settings.network()
         return await player.play(
             scenario, reducer: OptimisticFeature(clock: clock, network: network),
-            initialState: .init(), clock: clock, presenter: .optimistic,
+            initialState: .init(), clock: clock, presenter: .optimistic, editTypes: [OptimisticFeature.PostEdit.self],
             script: [
                 (.zero, .send(.appeared)),
                 (.milliseconds(500), .send(.pulledToRefresh)),
@@ -224,7 +224,7 @@ extension Scenario {
         let at = { (seconds: Double) in LoadClock.Instant(offset: .milliseconds(Int64(seconds * 1_000))) }
         return await player.play(
             scenario, reducer: SocialFeature.screen(clock: LoadClock(clock), network: network, maxAge: .seconds(5)),
-            initialState: .init(), clock: clock, presenter: .social,
+            initialState: .init(), clock: clock, presenter: .social, editTypes: [SocialFeature.SetLiked.self],
             script: [
                 (.zero, .happen("the first request fails") { network.failNext(1) }),
                 (.zero, .send(.appeared(at(0)))),

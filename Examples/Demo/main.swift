@@ -33,6 +33,7 @@ if arguments.interactive {
 let player = Player(
     renderer: Renderer(format: arguments.json ? .json : .text, output: output), pace: arguments.playingPace,
     countsRenders: arguments.renders)
+player.recordPath = arguments.recordPath
 switch arguments.command {
 case .tour:
     for scenario in Scenario.all {
@@ -40,4 +41,27 @@ case .tour:
     }
 case .scenario(let name):
     await Scenario.named(name)?.run(player, arguments.settings)
+case .replay(let path):
+    let text: String
+    do {
+        text = try Files.read(path)
+    } catch {
+        Output.error("asyncstate-demo: \(error)")
+        exit(1)
+    }
+    guard let name = Player.scenarioName(in: text), let scenario = Scenario.named(name) else {
+        Output.error("asyncstate-demo: \(path) is not a recording of a demo scenario (write one with <scenario> --record FILE)")
+        exit(1)
+    }
+    player.replayText = text
+    await scenario.run(player, arguments.settings)
+case .explore(let name):
+    guard let exploration = Scenario.explorable(name) else { exit(2) }
+    let held = await exploration.run(arguments.broken, output)
+    // The broken variant is there to be caught: finding its bug is success.
+    exit(held != arguments.broken ? 0 : 1)
+}
+if let failure = player.failure {
+    Output.error(failure)
+    exit(1)
 }

@@ -9,7 +9,7 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
     public typealias Users = CacheReducer<Int, String, DemoAPI.Failure>
 
     /// A screen that shows one user.
-    public enum Screen: String, CaseIterable, Sendable {
+    public enum Screen: String, CaseIterable, Sendable, Codable {
         case profile, chat, search
     }
 
@@ -20,7 +20,7 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
         public init() {}
     }
 
-    public enum Action {
+    public enum Action: Codable {
         case opened(Screen, user: Int)
         case closed(Screen)
         /// The server says this user changed.

@@ -10,7 +10,7 @@ public struct CatalogFeature: Reducer {
         public init() {}
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case search(String)
         case results(LoadAction<[String], DemoAPI.Failure>)
     }

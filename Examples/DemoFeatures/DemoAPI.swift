@@ -1,10 +1,11 @@
 import AsyncState
+import AsyncStateControls
 
 /// The demo's pretend backend: every call waits a seeded, random latency on
 /// the given clock and may fail, so runs are reproducible from a seed.
 public struct DemoAPI: Sendable {
     /// Why a request failed.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Failure: Error, Equatable, Sendable, Codable, CustomStringConvertible {
         case offline
         case serverError
 
@@ -17,12 +18,25 @@ public struct DemoAPI: Sendable {
     }
 
     private let clock: any Clock<Duration>
-    private let network: Network
+    private let network: Network?
+    /// When set, every request waits for the explorer to answer it instead
+    /// of for a latency, and succeeds.
+    private let operations: ControlledOperations?
 
     /// Creates an API that waits on `clock`; see ``Network`` for latency and failures.
     public init(clock: any Clock<Duration>, network: Network) {
         self.clock = clock
         self.network = network
+        self.operations = nil
+    }
+
+    /// Creates an API whose requests each wait until an explorer answers
+    /// them (`explore` in `AsyncStateControls`), so it can try every order
+    /// in which they come back.
+    public init(answering operations: ControlledOperations) {
+        self.clock = ContinuousClock()
+        self.network = nil
+        self.operations = operations
     }
 
     /// The signed-in user's name and where they are; `visit` counts the
@@ -84,12 +98,17 @@ public struct DemoAPI: Sendable {
         let words = ["swift", "swiftui", "switch", "swim", "sweet", "sword", "swan", "swap", "sway"]
         let hits = words.filter { $0.hasPrefix(query.lowercased()) }
         let pages = stride(from: 0, to: hits.count, by: 2).map { Array(hits[$0..<min($0 + 2, hits.count)]) }
-        let plans = pages.map { _ in network.plan(for: "catalog") }
+        let plans = pages.map { _ in network?.plan(for: "catalog") ?? Network.Plan(latency: .zero, failure: nil) }
         return CatalogPages(clock: clock, pages: pages, latencies: plans.map(\.latency), failures: plans.map(\.failure))
     }
 
     @MainActor
     private func respond<Value>(to request: String, slowdown: Double = 1, _ value: () -> Value) async throws(Failure) -> Value {
+        if let operations {
+            await operations.operation(request, returning: ())()
+            return value()
+        }
+        guard let network else { return value() }
         let plan = network.plan(for: request)
         do {
             try await clock.sleep(for: plan.latency * slowdown)
@@ -103,7 +122,7 @@ public struct DemoAPI: Sendable {
 }
 
 /// Results of one search, printed compactly in the timeline.
-public struct SearchResults: Equatable, Sendable, CustomStringConvertible {
+public struct SearchResults: Equatable, Sendable, Codable, CustomStringConvertible {
     public var query: String
     public var hits: [String]
 

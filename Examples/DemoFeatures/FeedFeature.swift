@@ -23,7 +23,7 @@ public struct FeedFeature: Reducer {
         }
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case appeared
         case pulledToRefresh
         case posts(LoadAction<[String], DemoAPI.Failure>)

@@ -26,7 +26,7 @@ public struct InboxFeature: Reducer {
         }
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case appeared
         case reloadTapped
         case cancelTapped

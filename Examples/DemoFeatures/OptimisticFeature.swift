@@ -6,7 +6,7 @@ import AsyncStateControls
 /// back only its own edit, and a refresh that lands in between keeps every
 /// pending edit.
 public struct OptimisticFeature: Reducer {
-    public struct Post: Equatable, Sendable, CustomStringConvertible {
+    public struct Post: Equatable, Sendable, Codable, CustomStringConvertible {
         public var id: Int
         public var title: String
         public var isLiked = false
@@ -15,7 +15,7 @@ public struct OptimisticFeature: Reducer {
     }
 
     /// An edit says what a post becomes, so applying it again is harmless.
-    public enum PostEdit: Edit, Sendable, CustomStringConvertible {
+    public enum PostEdit: Edit, Sendable, Codable, CustomStringConvertible {
         case like(Int)
         case rename(Int, String)
 
@@ -55,7 +55,7 @@ public struct OptimisticFeature: Reducer {
         }
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case appeared
         case pulledToRefresh
         case likeTapped(Int)

@@ -32,7 +32,7 @@ public struct PagesFeature: Reducer {
         }
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case appeared
         case pulledToRefresh
         case lastRowAppeared

@@ -10,7 +10,7 @@ public struct ProfileFeature: Reducer {
         public init() {}
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case appeared
         case reloadTapped
         case cancelTapped

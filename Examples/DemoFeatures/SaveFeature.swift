@@ -4,7 +4,7 @@ import AsyncState
 /// by one: each key is its own `Loadable`, so two operations run at once,
 /// and a double-tapped Save is ignored while the first one runs.
 public struct SaveFeature: Reducer {
-    public enum Operation: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    public enum Operation: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
         case save, delete
         public var description: String { rawValue }
     }
@@ -20,7 +20,7 @@ public struct SaveFeature: Reducer {
         }
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case saveTapped
         case deleteTapped
         case operation(Operation, LoadAction<Int, DemoAPI.Failure>)

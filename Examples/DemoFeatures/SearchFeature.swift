@@ -11,7 +11,7 @@ public struct SearchFeature: Reducer {
         public init() {}
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         case queryChanged(String)
         /// The query held still for the debounce interval.
         case debounced(String)

@@ -15,7 +15,7 @@ import AsyncStateControls
 /// pending likes on top.
 public struct SocialFeature: Reducer {
     /// One post, as a row shows it.
-    public struct Post: Equatable, Sendable, CustomStringConvertible {
+    public struct Post: Equatable, Sendable, Codable, CustomStringConvertible {
         public var id: Int
         public var likes: Int
         public var isLiked = false
@@ -32,7 +32,7 @@ public struct SocialFeature: Reducer {
     /// Sets whether a post is liked. It says what the post becomes, so
     /// applying it again — over a refresh that read the server before it —
     /// changes nothing twice.
-    public struct SetLiked: Edit, CustomStringConvertible {
+    public struct SetLiked: Edit, Codable, CustomStringConvertible {
         public var postID: Int
         public var liked: Bool
 
@@ -54,7 +54,7 @@ public struct SocialFeature: Reducer {
     }
 
     /// What a post's detail screen loads.
-    public struct Detail: Equatable, Sendable, CustomStringConvertible {
+    public struct Detail: Equatable, Sendable, Codable, CustomStringConvertible {
         public var postID: Int
         public var comments: Int
 
@@ -110,7 +110,7 @@ public struct SocialFeature: Reducer {
         }
     }
 
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, Codable {
         /// The feed appeared at `now`: it loads only if what it shows is stale.
         case appeared(LoadClock.Instant)
         case pulledToRefresh

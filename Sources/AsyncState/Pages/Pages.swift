@@ -190,3 +190,7 @@ extension Pages: PageAppending {
         pages.assumingMemoryBound(to: Pages.self).pointee.append(page.assumingMemoryBound(to: Pages.self).pointee, window: window)
     }
 }
+
+// Synthesized: the elements, where each page ends, the first page kept and
+// the next cursor — so a recording of a paged list's actions can be written.
+extension Pages: Codable where Element: Codable, Cursor: Codable {}

@@ -1,7 +1,8 @@
 // `Codable` for the kit's actions and what they carry, so a feature whose
 // own actions are `Codable` can write recordings (`AsyncStateControls`'
-// `jsonLines()`). An edit has no JSON form — it carries an `Edit`, whose
-// type the decoder could not know — so encoding `.edit` throws.
+// `jsonLines()`). An edit is written with its type's name when that type is
+// `Codable`, and read back only as one of the types the reader is given
+// (`EditTypes`); an edit of another type has no JSON form, and encoding it throws.
 
 extension LoadID: Codable {
     /// Decodes the raw number.
@@ -90,14 +91,12 @@ extension LoadAction: Codable where Value: Codable, Failure: Codable {
         case .at:
             self = .at(
                 try container.decode(LoadClock.Instant.self, forKey: .instant), try container.decode(LoadAction.self, forKey: .action))
-        case .edit:
-            throw DecodingError.dataCorruptedError(
-                forKey: .case, in: container, debugDescription: "an edit has no JSON form: its Edit type cannot be known")
+        case .edit: self = .edit(try container.decode(EditAction<Value, Failure>.self, forKey: .action))
         }
     }
 
-    /// Encodes the case and its payload; throws for ``edit(_:)``, which
-    /// carries an `Edit` with no JSON form.
+    /// Encodes the case and its payload; throws for an ``edit(_:)`` whose
+    /// `Edit` is not `Encodable`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -138,11 +137,164 @@ extension LoadAction: Codable where Value: Codable, Failure: Codable {
             try container.encode(Case.at, forKey: .case)
             try container.encode(instant, forKey: .instant)
             try container.encode(action, forKey: .action)
-        case .edit:
+        case .edit(let edit):
+            try container.encode(Case.edit, forKey: .case)
+            try container.encode(edit, forKey: .action)
+        }
+    }
+}
+
+extension CodingUserInfoKey {
+    /// Where a decoder finds the edit types an ``AnyEdit`` may hold, by name:
+    /// set by a recording file's reader from the types it is given.
+    public static let asyncStateEditTypes = CodingUserInfoKey(rawValue: "AsyncState.editTypes")!
+}
+
+/// The edit types a decoder may meet, by their full names — what
+/// ``CodingUserInfoKey/asyncStateEditTypes`` holds.
+public struct EditTypes: Sendable {
+    let decoders: [String: @Sendable (any Decoder) throws -> Any]
+
+    /// The types of `edits`, each `Decodable`.
+    public init(_ edits: [any (Decodable & Sendable).Type]) {
+        var decoders: [String: @Sendable (any Decoder) throws -> Any] = [:]
+        for type in edits {
+            decoders[String(reflecting: type)] = { try type.init(from: $0) }
+        }
+        self.decoders = decoders
+    }
+}
+
+extension AnyEdit: Codable {
+    private enum CodingKeys: String, CodingKey { case type, edit }
+
+    /// Encodes the edit with its type's name, when its type is `Encodable`;
+    /// throws otherwise.
+    public func encode(to encoder: any Encoder) throws {
+        guard let encodable = base as? any Encodable else {
             throw EncodingError.invalidValue(
                 self,
                 EncodingError.Context(
-                    codingPath: encoder.codingPath, debugDescription: "an edit has no JSON form: its Edit type cannot be known"))
+                    codingPath: encoder.codingPath, debugDescription: "\(type(of: base)) is not Encodable, so this edit has no JSON form"))
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(String(reflecting: type(of: base)), forKey: .type)
+        try encodable.encode(to: container.superEncoder(forKey: .edit))
+    }
+
+    /// Decodes an edit of one of the types the decoder's
+    /// ``CodingUserInfoKey/asyncStateEditTypes`` names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .type)
+        guard let decode = (decoder.userInfo[.asyncStateEditTypes] as? EditTypes)?.decoders[name] else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "the edit type \(name) is not among the edit types the reader was given")
+        }
+        guard let edit = try decode(try container.superDecoder(forKey: .edit)) as? any Edit<Value> else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "\(name) is not an edit of \(Value.self)")
+        }
+        self.init(edit)
+    }
+}
+
+extension EditAction: Codable where Failure: Codable {
+    private enum CodingKeys: String, CodingKey { case `case`, id, edit, failure, retry }
+    private enum Case: String, Codable { case started, confirmed, failed, cancelled, retrying }
+
+    /// Decodes an edit action written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let id = try container.decode(LoadID.self, forKey: .id)
+        switch try container.decode(Case.self, forKey: .case) {
+        case .started: self = .started(id, try container.decode(AnyEdit<Value>.self, forKey: .edit))
+        case .confirmed: self = .confirmed(id)
+        case .failed: self = .failed(id, try container.decode(Failure.self, forKey: .failure))
+        case .cancelled: self = .cancelled(id)
+        case .retrying: self = .retrying(id, try container.decode(LoadRetry<Failure>.self, forKey: .retry))
+        }
+    }
+
+    /// Encodes the case and its payload.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        switch self {
+        case .started(_, let edit):
+            try container.encode(Case.started, forKey: .case)
+            try container.encode(edit, forKey: .edit)
+        case .confirmed: try container.encode(Case.confirmed, forKey: .case)
+        case .failed(_, let failure):
+            try container.encode(Case.failed, forKey: .case)
+            try container.encode(failure, forKey: .failure)
+        case .cancelled: try container.encode(Case.cancelled, forKey: .case)
+        case .retrying(_, let retry):
+            try container.encode(Case.retrying, forKey: .case)
+            try container.encode(retry, forKey: .retry)
+        }
+    }
+}
+
+extension CacheAction: Codable where Key: Codable, Value: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey { case `case`, key, at, action, token }
+    private enum Case: String, Codable { case subscribe, unsubscribe, prefetch, entry, invalidate, refetchStale, refetch, collect }
+
+    /// Decodes a cache action written by ``encode(to:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let key = { try container.decode(Key.self, forKey: .key) }
+        let instant = { try container.decode(LoadClock.Instant.self, forKey: .at) }
+        switch try container.decode(Case.self, forKey: .case) {
+        case .subscribe: self = .subscribe(try key(), at: try instant())
+        case .unsubscribe: self = .unsubscribe(try key())
+        case .prefetch: self = .prefetch(try key(), at: try instant())
+        case .entry: self = .entry(try key(), try container.decode(LoadAction<Value, Failure>.self, forKey: .action))
+        case .invalidate: self = .invalidate(try key())
+        case .refetchStale: self = .refetchStale(at: try instant())
+        case .refetch: self = .refetch(try key())
+        case .collect: self = .collect(try key(), token: try container.decode(UInt64.self, forKey: .token))
+        }
+    }
+
+    /// Encodes the case and its payload; throws for ``invalidateAll(where:)``,
+    /// whose predicate is a closure.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .subscribe(let key, let instant):
+            try container.encode(Case.subscribe, forKey: .case)
+            try container.encode(key, forKey: .key)
+            try container.encode(instant, forKey: .at)
+        case .prefetch(let key, let instant):
+            try container.encode(Case.prefetch, forKey: .case)
+            try container.encode(key, forKey: .key)
+            try container.encode(instant, forKey: .at)
+        case .unsubscribe(let key):
+            try container.encode(Case.unsubscribe, forKey: .case)
+            try container.encode(key, forKey: .key)
+        case .entry(let key, let action):
+            try container.encode(Case.entry, forKey: .case)
+            try container.encode(key, forKey: .key)
+            try container.encode(action, forKey: .action)
+        case .invalidate(let key):
+            try container.encode(Case.invalidate, forKey: .case)
+            try container.encode(key, forKey: .key)
+        case .invalidateAll:
+            throw EncodingError.invalidValue(
+                self,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath, debugDescription: "invalidateAll(where:) holds a closure, which has no JSON form"))
+        case .refetchStale(let instant):
+            try container.encode(Case.refetchStale, forKey: .case)
+            try container.encode(instant, forKey: .at)
+        case .refetch(let key):
+            try container.encode(Case.refetch, forKey: .case)
+            try container.encode(key, forKey: .key)
+        case .collect(let key, let token):
+            try container.encode(Case.collect, forKey: .case)
+            try container.encode(key, forKey: .key)
+            try container.encode(token, forKey: .token)
         }
     }
 }

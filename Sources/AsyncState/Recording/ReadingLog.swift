@@ -21,8 +21,9 @@ final class ReadingLog: @unchecked Sendable {
     private var stepCount = 0
     private var capacity: Int
 
-    init(capacity: Int) {
+    init(capacity: Int, stepCount: Int = 0) {
         self.capacity = capacity
+        self.stepCount = stepCount
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -44,6 +45,14 @@ final class ReadingLog: @unchecked Sendable {
         withLock {
             if readings.count == capacity, capacity > 0 { readings.removeFirst() }
             if capacity > 0 { readings.append(RecordedReading(step: stepCount, source: source, value: value)) }
+        }
+    }
+
+    /// Forgets every reading and counts steps from zero again.
+    func reset() {
+        withLock {
+            readings.removeAll()
+            stepCount = 0
         }
     }
 

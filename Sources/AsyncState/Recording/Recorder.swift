@@ -78,9 +78,17 @@ public final class Recorder<State, Action> {
 
     private func readingLog() -> ReadingLog {
         if let log = _readings { return log }
-        let log = ReadingLog(capacity: readingCapacity)
+        // Made late, it counts the steps already recorded, so its readings
+        // still say after which step they came.
+        let log = ReadingLog(capacity: readingCapacity, stepCount: stepCount)
         _readings = log
         return log
+    }
+
+    /// Writes `text` into the recording after the steps so far — something
+    /// that happened outside the store, for whoever reads the recording.
+    public func note(_ text: String) {
+        readingLog().append(.note(text, time: _clock?.now.offset), from: "note")
     }
 
     // MARK: Recording
@@ -94,6 +102,7 @@ public final class Recorder<State, Action> {
         _oldest = 0
         _discarded = 0
         _windowStart = state
+        _readings?.reset()
     }
 
     /// Keeps one processed action.

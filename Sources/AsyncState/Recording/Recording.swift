@@ -75,6 +75,10 @@ public struct RecordedReading: Hashable, Sendable {
         case time(Duration)
         /// A draw from a random number generator.
         case random(UInt64)
+        /// A line the app wrote with ``Recorder/note(_:)`` — something that
+        /// happened outside the store, such as the network going down — and
+        /// the time on the recorder's clock then.
+        case note(String, time: Duration?)
     }
 
     /// How many steps had been recorded when the effect read it (counting

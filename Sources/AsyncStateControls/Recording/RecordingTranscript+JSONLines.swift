@@ -68,6 +68,7 @@ private struct FileLine<Action>: Codable where Action: Codable {
     var changed: [[String]]?
     var source: String?
     var random: UInt64?
+    var note: String?
     var steps: Int?
 
     init(kind: Kind) { self.kind = kind }
@@ -112,6 +113,9 @@ extension RecordingTranscript where Action: Codable {
                 switch reading.value {
                 case .time(let time): line.time = [time.components.seconds, time.components.attoseconds]
                 case .random(let value): line.random = value
+                case .note(let text, let time):
+                    line.note = text
+                    line.time = time.map { [$0.components.seconds, $0.components.attoseconds] }
                 }
                 lines.append(try encode(line))
             }
@@ -146,8 +150,13 @@ extension RecordingTranscript where Action: Codable {
     ///   recording, another version or feature, a line that is not the
     ///   format's JSON, an action that no longer decodes, steps missing or
     ///   out of order, or a file cut short.
-    public init(jsonLines text: String) throws(RecordingFileError) {
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - editTypes: the `Edit` types the feature's edits may have, so edit
+    ///     actions decode (`LoadAction.edit`); each must be `Codable`.
+    public init(jsonLines text: String, editTypes: [any (Decodable & Sendable).Type] = []) throws(RecordingFileError) {
         let decoder = JSONDecoder()
+        decoder.userInfo[.asyncStateEditTypes] = EditTypes(editTypes)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         func fail(_ line: Int, _ problem: RecordingFileError.Problem) -> RecordingFileError {
             RecordingFileError(line: line, problem: problem)
@@ -200,6 +209,9 @@ extension RecordingTranscript where Action: Codable {
                 guard let step = line.step, let source = line.source else { throw fail(index + 1, .malformedLine) }
                 if let random = line.random {
                     readings.append(RecordedReading(step: step, source: source, value: .random(random)))
+                } else if let note = line.note {
+                    readings.append(
+                        RecordedReading(step: step, source: source, value: .note(note, time: try duration(line.time, line: index + 1))))
                 } else if let time = try duration(line.time, line: index + 1) {
                     readings.append(RecordedReading(step: step, source: source, value: .time(time)))
                 } else {
