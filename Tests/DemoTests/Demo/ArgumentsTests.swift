@@ -17,6 +17,9 @@ struct ArgumentsTests {
             (["social", "--renders"], Arguments(command: .scenario("social"), renders: true)),
             (["feed", "--help"], Arguments(command: .scenario("feed"), help: true)),
             (["-h"], Arguments(help: true)),
+            (["feed", "--record", "feed.jsonl"], Arguments(command: .scenario("feed"), recordPath: "feed.jsonl")),
+            (["replay", "feed.jsonl"], Arguments(command: .replay(path: "feed.jsonl"))),
+            (["explore", "profile", "--broken"], Arguments(command: .explore("profile"), broken: true)),
         ] as [([String], Arguments)])
     func valid(arguments: [String], expected: Arguments) throws {
         #expect(try Arguments.parse(arguments) == expected)
@@ -31,6 +34,11 @@ struct ArgumentsTests {
                 #"unknown scenario "nowhere"; try one of: tour, profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache, social"#
             ),
             (["feed", "save"], #"unexpected argument "save""#),
+            (["--record", "x.jsonl"], "--record works with one scenario: asyncstate-demo <scenario> --record FILE"),
+            (["feed", "--record"], "--record needs a value"),
+            (["replay"], "replay needs a value"),
+            (["explore", "pages"], #"explore takes one of: profile, cancel, feed, save, not "pages""#),
+            (["feed", "--broken"], "--broken works with explore only: asyncstate-demo explore profile --broken"),
             (["--seed"], "--seed needs a value"),
             (["--seed", "--json"], "--seed needs a value"),
             (["--seed", "-1"], #"--seed takes a whole number from 0 to 18446744073709551615, not "-1""#),
