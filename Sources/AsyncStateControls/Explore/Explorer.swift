@@ -87,7 +87,7 @@ private func minimize<R: Reducer>(
 }
 
 /// The first invariant `recording` breaks, replayed step by step.
-func firstBroken<State, Action>(
+package func firstBroken<State, Action>(
     in recording: Recording<State, Action>, invariants: [Invariant<State>], checkingEnd: Bool
 ) -> (invariant: String, message: String)? {
     var before = recording.initialState
