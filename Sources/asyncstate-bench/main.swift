@@ -58,6 +58,7 @@ let groups: [(String, @MainActor (Budget) async -> [Result])] = {
     groups.append(("10. load lifecycle: a retry step and a progress action against a .finished", LifecycleCases.run))
     groups.append(("11. every request shape, answering at once, against the floor of any load", RequestCases.run))
     groups.append(("12. observation: a send tells only the readers of what changed", ObservationCases.run))
+    groups.append(("13. record and explore: a recorded send, and exploring per ordering", RecordingCases.run))
     return groups
 }()
 

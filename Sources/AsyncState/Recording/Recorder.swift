@@ -10,27 +10,58 @@
 /// store.record(into: recorder)
 /// ```
 ///
-/// A store that records nothing pays nothing: its `send` checks one optional.
-/// Recording costs a copy of the action and of the state per step (see the
-/// PerformanceGuide for the measured cost). A state copy shares its storage,
-/// but it also keeps the next in-place change of a collection in the state
-/// from happening in place: that collection is copied once per step while
-/// recorded.
+/// A store that records nothing pays nothing: its `send` checks one
+/// optional. A recording store keeps each action (with its drop and time)
+/// and, every ``checkpointInterval`` steps, a copy of the state; the states
+/// between are rebuilt when ``recording`` is read, by running the store's
+/// reducer — which is pure — from the checkpoint before them. So recording
+/// does not copy the state on every step, which would cost a retain per
+/// stored reference and keep a collection in the state from changing in
+/// place. PerformanceGuide, "Recording", has the measured cost.
 @MainActor
 public final class Recorder<State, Action> {
     /// How many steps the buffer keeps; older ones are let go.
     public let capacity: Int
 
-    // The buffer: `_steps` grows to `capacity`, then `_oldest` walks round it.
-    @usableFromInline var _steps: ContiguousArray<Recording<State, Action>.Step> = []
-    @usableFromInline var _oldest = 0
-    @usableFromInline var _discarded = 0
-    /// The state before the oldest step kept.
-    @usableFromInline var _windowStart: State?
+    /// How many steps apart the recorder copies the state.
+    public static var checkpointInterval: Int { 64 }
+
+    /// One processed action, without its state (or its time, kept apart
+    /// when there is a clock: a smaller entry is a third cheaper to store).
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var action: Action
+        @usableFromInline var isDropped: Bool
+
+        @inlinable
+        init(action: Action, isDropped: Bool) {
+            self.action = action
+            self.isDropped = isDropped
+        }
+    }
+
+    // A ring of the newest `capacity + checkpointInterval` entries, so the
+    // checkpoint at or before the oldest kept step always has its steps in
+    // it. Exclusivity checks off: the recorder is main-actor isolated and
+    // `record` makes no overlapping access.
+    @exclusivity(unchecked) @usableFromInline var _entries: ContiguousArray<Entry> = []
+    /// Each entry's time on `_clock`, at the same place in its ring; empty without a clock.
+    @exclusivity(unchecked) @usableFromInline var _times: ContiguousArray<Duration> = []
+    /// Where the oldest entry is, once the ring is full.
+    @exclusivity(unchecked) @usableFromInline var _oldest = 0
+    /// The state after `step` steps, every `checkpointInterval` steps, oldest
+    /// first (two arrays: an array of tuples looked up its tuple's metadata
+    /// on every checkpoint).
+    @exclusivity(unchecked) @usableFromInline var _checkpointSteps: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var _checkpointStates: [State] = []
+    /// Steps recorded, counting those let go.
+    @exclusivity(unchecked) @usableFromInline var _stepCount = 0
+    /// The reducer of the store recording, to rebuild the states between checkpoints.
+    @usableFromInline var _reducer: ((inout State, Action) -> Effect<Action>)?
     @usableFromInline let _clock: LoadClock?
     /// Made by the first `watching` call; until then a step counts nothing
     /// else (counting takes a lock, as effects may read off the main actor).
-    @usableFromInline var _readings: ReadingLog?
+    @exclusivity(unchecked) @usableFromInline var _readings: ReadingLog?
     private let readingCapacity: Int
 
     /// A recorder that keeps the newest `capacity` steps (at least one) and
@@ -42,17 +73,41 @@ public final class Recorder<State, Action> {
         self.readingCapacity = max(1, capacity)
     }
 
+    @usableFromInline var _ringSize: Int { capacity + Self.checkpointInterval }
+
     /// What the buffer holds, as a value: the state before its oldest step,
-    /// its steps, and the readings. Empty until a store records into it.
+    /// its steps, and the readings; `nil` until a store records into it.
     public var recording: Recording<State, Action>? {
-        guard let start = _windowStart else { return nil }
-        let ordered = Array(_steps[_oldest...]) + Array(_steps[..<_oldest])
-        return Recording(
-            initialState: start, steps: ordered, readings: _readings?.current ?? [], discardedStepCount: _discarded)
+        guard let reducer = _reducer else { return nil }
+        let firstKept = max(0, _stepCount - capacity)
+        let firstInRing = _stepCount - _entries.count
+        guard var checkpoint = _checkpointSteps.lastIndex(where: { $0 <= firstKept }) else { return nil }
+        var state = _checkpointStates[checkpoint]
+        var initialState = state
+        var steps: [Recording<State, Action>.Step] = []
+        steps.reserveCapacity(_stepCount - firstKept)
+        for step in _checkpointSteps[checkpoint]..<_stepCount {
+            let position = (_oldest + (step - firstInRing)) % _entries.count
+            let entry = _entries[position]
+            _ = reducer(&state, entry.action)
+            // Take the copied state where there is one: the truth, should the
+            // reducer not be as pure as it must.
+            if checkpoint + 1 < _checkpointSteps.count, _checkpointSteps[checkpoint + 1] == step + 1 {
+                checkpoint += 1
+                state = _checkpointStates[checkpoint]
+            }
+            if step < firstKept {
+                initialState = state
+            } else {
+                let time = _times.isEmpty ? nil : _times[position]
+                steps.append(Recording.Step(action: entry.action, isDropped: entry.isDropped, state: state, time: time))
+            }
+        }
+        return Recording(initialState: initialState, steps: steps, readings: _readings?.current ?? [], discardedStepCount: firstKept)
     }
 
     /// The number of steps recorded, counting those let go.
-    public var stepCount: Int { _discarded + _steps.count }
+    public var stepCount: Int { _stepCount }
 
     // MARK: Watching what effects read
 
@@ -93,30 +148,50 @@ public final class Recorder<State, Action> {
 
     // MARK: Recording
 
-    /// Starts the buffer at `state`; a second store recording into the same
-    /// recorder restarts it.
-    @usableFromInline
-    func begin(at state: State) {
-        _steps.removeAll(keepingCapacity: true)
-        _steps.reserveCapacity(capacity)
+    /// Starts the buffer at `state`, for a store running `reducer`; a
+    /// second store recording into the same recorder starts it afresh.
+    func begin(at state: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
+        _entries.removeAll(keepingCapacity: true)
+        _entries.reserveCapacity(_ringSize)
+        _times.removeAll(keepingCapacity: true)
+        if _clock != nil { _times.reserveCapacity(_ringSize) }
         _oldest = 0
-        _discarded = 0
-        _windowStart = state
+        _stepCount = 0
+        _checkpointSteps = [0]
+        _checkpointStates = [state]
+        _reducer = reducer
         _readings?.reset()
     }
 
-    /// Keeps one processed action.
+    /// Keeps one processed action; `true` when the state after it is due
+    /// for a checkpoint. The state is not passed in: reading a store's state
+    /// into an argument copies it — a retain per stored reference — on every
+    /// step, when only one in `checkpointInterval` needs it.
     @inlinable
-    func record(_ action: Action, isDropped: Bool, state: State) {
-        let step = Recording<State, Action>.Step(action: action, isDropped: isDropped, state: state, time: _clock?.now.offset)
-        _readings?.countStep()
-        if _steps.count < capacity {
-            _steps.append(step)
+    func record(_ action: Action, isDropped: Bool) -> Bool {
+        let entry = Entry(action: action, isDropped: isDropped)
+        _stepCount &+= 1
+        if let readings = _readings { readings.countStep() }
+        if _entries.count < _ringSize {
+            _entries.append(entry)
+            if let clock = _clock { _times.append(clock.now.offset) }
         } else {
-            _windowStart = _steps[_oldest].state
-            _steps[_oldest] = step
-            _oldest = _oldest + 1 == capacity ? 0 : _oldest + 1
-            _discarded += 1
+            _entries[_oldest] = entry
+            if let clock = _clock { _times[_oldest] = clock.now.offset }
+            _oldest = _oldest + 1 == _entries.count ? 0 : _oldest + 1
+        }
+        return _stepCount % Self.checkpointInterval == 0
+    }
+
+    /// Copies the state, letting go of checkpoints no kept step needs.
+    @inlinable
+    func checkpoint(_ state: State) {
+        _checkpointSteps.append(_stepCount)
+        _checkpointStates.append(state)
+        let firstKept = _stepCount - capacity
+        if _checkpointSteps.count > 1, _checkpointSteps[1] <= firstKept {
+            _checkpointSteps.removeFirst()
+            _checkpointStates.removeFirst()
         }
     }
 }
@@ -147,7 +222,7 @@ extension Store {
     /// `recorder`, starting from the current state. Recording into a
     /// recorder another store used starts it afresh.
     public func record(into recorder: Recorder<State, Action>) {
-        recorder.begin(at: _currentState)
+        recorder.begin(at: _currentState, reducer: _reducer)
         _recorder = recorder
     }
 

@@ -30,6 +30,9 @@ public struct Recording<State, Action> {
         public var time: Duration?
 
         /// A step, as a recorder or a decoder makes it.
+        // Inlinable, so a recording store builds its step specialized: a
+        // call across the module copied the state through value witnesses.
+        @inlinable
         public init(action: Action, isDropped: Bool, state: State, time: Duration? = nil) {
             self.action = action
             self.isDropped = isDropped

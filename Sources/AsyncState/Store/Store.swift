@@ -118,7 +118,13 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _queue: [Action] = []
     /// Where ``record(into:)`` keeps what this store processes; `nil` when
     /// not recording, so a store that records nothing checks one optional.
-    @exclusivity(unchecked) @usableFromInline var _recorder: Recorder<State, Action>?
+    @exclusivity(unchecked) @usableFromInline var _recorder: Recorder<State, Action>? {
+        didSet { _unretainedRecorder = _recorder }
+    }
+    /// `_recorder` again, read on every `send` without a retain and release.
+    /// Safe: it is set only with `_recorder`, which holds the same object
+    /// strongly for as long as this one is set.
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var _unretainedRecorder: Recorder<State, Action>?
     @exclusivity(unchecked) @usableFromInline var _transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
     // The effect runner is `@inlinable` too, so it is specialized and needs
@@ -402,8 +408,8 @@ public final class Store<State, Action>: Observable {
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)
         }
-        if let recorder = _recorder {
-            recorder.record(action, isDropped: effect._isDropped, state: _currentState)
+        if let recorder = _unretainedRecorder, recorder.record(action, isDropped: effect._isDropped) {
+            recorder.checkpoint(_currentState)
         }
         if !effect.isNone {
             start(effect, into: &started)

@@ -46,7 +46,9 @@ struct RecordingModelTests {
     }
 
     static func randomSteps(_ random: inout SplitMix64) -> [Step] {
-        let count = Int(random.next() % 30) + 1
+        // Most sequences are short; one in four runs past several of the
+        // recorder's checkpoints (every 64 steps) and round its ring.
+        let count = random.next() % 4 == 0 ? Int(random.next() % 300) + 1 : Int(random.next() % 30) + 1
         var steps: [Step] = []
         for _ in 0..<count {
             let id = LoadID(random.next() % 4 + 1)
@@ -71,7 +73,7 @@ struct RecordingModelTests {
         await RandomizedRun(defaultCount: 1_000, maximum: 200).playSequences { seed in
             var random = SplitMix64(seed: seed)
             let steps = Self.randomSteps(&random)
-            let capacity = Int(random.next() % 40) + 1
+            let capacity = Int(random.next() % 100) + 1
             let recorder = Recorder<Value, Step>(capacity: capacity)
             let store = Store(initialState: Value(), reducer: Self.kit)
             store.record(into: recorder)
