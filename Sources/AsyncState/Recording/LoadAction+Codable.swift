@@ -151,7 +151,7 @@ extension CodingUserInfoKey {
 }
 
 /// The edit types a decoder may meet, by their full names — what
-/// ``CodingUserInfoKey/asyncStateEditTypes`` holds.
+/// `CodingUserInfoKey.asyncStateEditTypes` holds.
 public struct EditTypes: Sendable {
     let decoders: [String: @Sendable (any Decoder) throws -> Any]
 
@@ -183,7 +183,7 @@ extension AnyEdit: Codable {
     }
 
     /// Decodes an edit of one of the types the decoder's
-    /// ``CodingUserInfoKey/asyncStateEditTypes`` names.
+    /// `CodingUserInfoKey.asyncStateEditTypes` names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .type)

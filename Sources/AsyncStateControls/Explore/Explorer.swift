@@ -21,7 +21,7 @@ import AsyncState
 /// and the search tries each in turn (depth first, re-running the prefix:
 /// effects cannot be forked). The first ordering that breaks an invariant
 /// ends the search; the report holds its recording and that recording
-/// minimized (``Recording/minimized(through:maximumReplays:whileFailing:)``),
+/// minimized (`Recording.minimized(through:maximumReplays:whileFailing:)`),
 /// which replays.
 ///
 /// - Parameters:

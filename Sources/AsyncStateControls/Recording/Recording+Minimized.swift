@@ -2,11 +2,11 @@ import AsyncState
 
 extension Recording {
     /// A smallest recording whose replay still `fails`: the actions kept in
-    /// order, replayed through `reducer` from ``initialState``.
+    /// order, replayed through `reducer` from `initialState`.
     ///
     /// It shrinks by delta debugging over *units* — every action about one
     /// load (its start, progress, retries and result, found by the
-    /// ``LoadID`` the action names) is one unit, each other action a unit of
+    /// `LoadID` the action names) is one unit, each other action a unit of
     /// its own — so every candidate is a valid sequence: no result without
     /// its start, no start without what followed it. The result is
     /// 1-minimal: taking away any one unit more makes `fails` false.

@@ -5,8 +5,8 @@ import AsyncState
 ///
 /// A transcript needs no `Codable` state: each step keeps the fields that
 /// changed (`path: text`, as logs print them), so a replay that diverges
-/// names those fields. Make one from a ``Recording`` with
-/// ``init(_:)`` or read one from a file with ``init(jsonLines:)``.
+/// names those fields. Make one from a `Recording` with
+/// ``init(_:)`` or read one from a file with ``init(jsonLines:editTypes:)``.
 public struct RecordingTranscript<Action> {
     /// One processed action, with the state after it as printed fields.
     public struct Step {

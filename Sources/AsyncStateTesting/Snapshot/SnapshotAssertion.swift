@@ -36,7 +36,7 @@ public func assertStateSequence<State, Action>(
     column: UInt = #column,
     _ body: () async throws -> Void
 ) async rethrows {
-    let recording = StateRecording(of: store)
+    let recording = StateSequence(of: store)
     try await body()
     assertSnapshot(of: recording, named: name, record: record, fileID: fileID, filePath: filePath, line: line, column: column)
 }
@@ -58,7 +58,7 @@ public func assertStateSequence<State, Action>(
 ///   - column: the column failures point at.
 @MainActor
 public func assertSnapshot<State, Action>(
-    of recording: StateRecording<State, Action>,
+    of recording: StateSequence<State, Action>,
     named name: String,
     record: SnapshotRecordMode? = nil,
     fileID: String = #fileID,

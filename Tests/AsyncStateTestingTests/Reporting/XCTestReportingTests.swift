@@ -76,8 +76,8 @@ final class XCTestReportingTests: XCTestCase {
     @MainActor
     func testSnapshotMismatchIsReportedToXCTest() async {
         let reported = await failures {
-            let recording = StateRecording<Int, String>(initialState: 0)
-            recording.record(Transition(action: "a", state: 1, isDropped: false))
+            let recording = StateSequence<Int, String>(initialState: 0)
+            recording.append(Transition(action: "a", state: 1, isDropped: false))
             assertSnapshot(of: recording, named: "does-not-exist-\(UInt64.random(in: 0...UInt64.max))", record: .never)
         }
         XCTAssertEqual(reported.count, 1)

@@ -17,9 +17,9 @@ struct ScenarioSnapshotTests {
     func snapshot(name: String) async throws {
         let scenario = try #require(Scenario.named(name))
         let player = quietPlayer()
-        var recording: StateRecording<Any, Any>?
-        player.onStart = { recording = StateRecording(initialState: $0) }
-        player.onTransition = { recording?.record($0) }
+        var recording: StateSequence<Any, Any>?
+        player.onStart = { recording = StateSequence(initialState: $0) }
+        player.onTransition = { recording?.append($0) }
         await scenario.run(player, Settings())
         assertSnapshot(of: try #require(recording), named: name)
     }

@@ -17,26 +17,26 @@ import AsyncState
 /// 3. dropped as stale: .profile(.finished(#1, 1))
 /// ```
 @MainActor
-public final class StateRecording<State, Action> {
+public final class StateSequence<State, Action> {
     private var lines: [String]
     private var describer: TransitionDescriber
     private var stepCount = 0
 
-    /// Starts a recording from `initialState`; feed it with ``record(_:)``.
+    /// Starts a sequence from `initialState`; feed it with ``append(_:)``.
     public init(initialState: State) {
         describer = TransitionDescriber(initialState: initialState)
         lines = [snapshotHeader, "initial:"]
         lines += String(dumping: initialState).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
     }
 
-    /// Starts recording every transition of `store` from now on.
+    /// Starts writing down every transition of `store` from now on.
     public convenience init(of store: Store<State, Action>) {
         self.init(initialState: store.state)
-        store.observeTransitions { [weak self] in self?.record($0) }
+        store.observeTransitions { [weak self] in self?.append($0) }
     }
 
     /// Adds one processed action.
-    public func record(_ transition: Transition<State, Action>) {
+    public func append(_ transition: Transition<State, Action>) {
         stepCount += 1
         let described = describer.describe(transition)
         lines.append("")
@@ -44,12 +44,12 @@ public final class StateRecording<State, Action> {
         lines += described.dropFirst().map { " " + $0 }
     }
 
-    /// How many actions were recorded.
+    /// How many actions were written down.
     public var count: Int { stepCount }
 
-    /// The recording as text, ending with a newline.
+    /// The sequence as text, ending with a newline.
     public var text: String { lines.joined(separator: "\n") + "\n" }
 }
 
-/// The first line of every recording; a file without it is not a snapshot.
+/// The first line of every state sequence; a file without it is not a snapshot.
 let snapshotHeader = "# AsyncState state sequence"
