@@ -87,6 +87,12 @@ package enum LoadInspection {
                 let label = field.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "?"
                 collect(field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1, into: &found)
             }
+        case .enum:
+            // A screen in one of its cases (`.list(Loadable)`) holds its
+            // loadables in the case's payload, at `path.list`.
+            guard let payload = mirror.children.first else { return }
+            let casePath = payload.label.map { path.isEmpty ? $0 : path + "." + $0 } ?? path
+            collect(payload.value, path: casePath, depth: depth + 1, into: &found)
         default:
             break
         }

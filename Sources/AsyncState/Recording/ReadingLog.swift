@@ -43,8 +43,10 @@ final class ReadingLog: @unchecked Sendable {
     /// `capacity`.
     func append(_ value: RecordedReading.Value, from source: String) {
         withLock {
-            if readings.count == capacity, capacity > 0 { readings.removeFirst() }
-            if capacity > 0 { readings.append(RecordedReading(step: stepCount, source: source, value: value)) }
+            guard capacity > 0 else { return }
+            readings.append(RecordedReading(step: stepCount, source: source, value: value))
+            // Trimmed in halves, not one by one: `removeFirst` moves the whole array.
+            if readings.count >= 2 * capacity { readings.removeFirst(readings.count - capacity) }
         }
     }
 
@@ -62,6 +64,6 @@ final class ReadingLog: @unchecked Sendable {
         withLock { stepCount += 1 }
     }
 
-    /// The readings kept, oldest first.
-    var current: [RecordedReading] { withLock { readings } }
+    /// The newest `capacity` readings, oldest first.
+    var current: [RecordedReading] { withLock { Array(readings.suffix(capacity)) } }
 }

@@ -58,6 +58,8 @@ public final class Recorder<State, Action> {
     @exclusivity(unchecked) @usableFromInline var _stepCount = 0
     /// The reducer of the store recording, to rebuild the states between checkpoints.
     @usableFromInline var _reducer: ((inout State, Action) -> Effect<Action>)?
+    /// Stops the store recording here, when another starts.
+    private var _detach: (() -> Void)?
     @usableFromInline let _clock: LoadClock?
     /// Made by the first `watching` call; until then a step counts nothing
     /// else (counting takes a lock, as effects may read off the main actor).
@@ -68,9 +70,10 @@ public final class Recorder<State, Action> {
     /// as many readings, stamping each step with the time on `clock` when
     /// given one.
     public init(capacity: Int = 1_000, clock: LoadClock? = nil) {
-        self.capacity = max(1, capacity)
+        // At most a quarter of `Int.max`, so the ring's size cannot overflow.
+        self.capacity = min(max(1, capacity), Int.max / 4)
         self._clock = clock
-        self.readingCapacity = max(1, capacity)
+        self.readingCapacity = self.capacity
     }
 
     @usableFromInline var _ringSize: Int { capacity + Self.checkpointInterval }
@@ -103,7 +106,9 @@ public final class Recorder<State, Action> {
                 steps.append(Recording.Step(action: entry.action, isDropped: entry.isDropped, state: state, time: time))
             }
         }
-        return Recording(initialState: initialState, steps: steps, readings: _readings?.current ?? [], discardedStepCount: firstKept)
+        // Readings of steps let go went with them.
+        let readings = (_readings?.current ?? []).filter { $0.step >= firstKept }
+        return Recording(initialState: initialState, steps: steps, readings: readings, discardedStepCount: firstKept)
     }
 
     /// The number of steps recorded, counting those let go.
@@ -150,11 +155,17 @@ public final class Recorder<State, Action> {
 
     /// Starts the buffer at `state`, for a store running `reducer`; a
     /// second store recording into the same recorder starts it afresh.
-    func begin(at state: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
+    func begin(
+        at state: State, reducer: @escaping (inout State, Action) -> Effect<Action>, detaching detach: @escaping () -> Void
+    ) {
+        // One store at a time: the one that recorded here before stops.
+        _detach?()
+        _detach = detach
         _entries.removeAll(keepingCapacity: true)
-        _entries.reserveCapacity(_ringSize)
+        // Reserved up to a bound: a large capacity is a limit, not an allocation.
+        _entries.reserveCapacity(min(_ringSize, 4_096))
         _times.removeAll(keepingCapacity: true)
-        if _clock != nil { _times.reserveCapacity(_ringSize) }
+        if _clock != nil { _times.reserveCapacity(min(_ringSize, 4_096)) }
         _oldest = 0
         _stepCount = 0
         _checkpointSteps = [0]
@@ -219,10 +230,14 @@ public struct WatchedGenerator<Base: RandomNumberGenerator & Sendable>: RandomNu
 
 extension Store {
     /// Records every action this store processes from now on into
-    /// `recorder`, starting from the current state. Recording into a
-    /// recorder another store used starts it afresh.
+    /// `recorder`, starting from the current state. A recorder records one
+    /// store at a time: recording another store into it starts it afresh,
+    /// and this store stops.
     public func record(into recorder: Recorder<State, Action>) {
-        recorder.begin(at: _currentState, reducer: _reducer)
+        recorder.begin(at: _currentState, reducer: _reducer) { [weak self, weak recorder] in
+            guard let self, self._recorder === recorder else { return }
+            self._recorder = nil
+        }
         _recorder = recorder
     }
 

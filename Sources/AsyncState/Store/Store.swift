@@ -405,11 +405,13 @@ public final class Store<State, Action>: Observable {
         if _isPossiblyObserved || !_listedParts.isEmpty {
             announceChanges()
         }
+        // Recorded before observers are told: an observer that starts a
+        // recording starts it after this action, not with it.
+        if _unretainedRecorder != nil {
+            recordStep(action, isDropped: effect._isDropped)
+        }
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)
-        }
-        if let recorder = _unretainedRecorder, recorder.record(action, isDropped: effect._isDropped) {
-            recorder.checkpoint(_currentState)
         }
         if !effect.isNone {
             start(effect, into: &started)
@@ -433,6 +435,15 @@ public final class Store<State, Action>: Observable {
             "send(\(action)) was called from inside a reducer. Reducers must be pure: return an effect instead. "
                 + "The action is queued and runs after the current one."
         )
+    }
+
+    // Inlinable, so a recording store keeps its step specialized; never
+    // inlined, to keep it out of `send`'s path, which checks one optional.
+    @inlinable
+    @inline(never)
+    func recordStep(_ action: Action, isDropped: Bool) {
+        guard let recorder = _unretainedRecorder, recorder.record(action, isDropped: isDropped) else { return }
+        recorder.checkpoint(_currentState)
     }
 
     // Inlinable, so a store with an observer (a `TestStore`, a log, an

@@ -16,6 +16,12 @@ import AsyncState
 public final class ControlledOperations: Sendable {
     let board = CallBoard()
 
+    /// A clock for the feature's effects to sleep on — debounces, retry
+    /// waits, timeouts. Each ordering gets a fresh one at zero, and moving it
+    /// to its next deadline is one more choice the explorer tries at every
+    /// moment something sleeps on it.
+    public let clock = TestClock()
+
     init() {}
 
     /// An operation whose `call`-th call (from 0) answers `result(call)`,
@@ -64,8 +70,17 @@ final class CallBoard: Sendable {
 
     private(set) var waiting: [Call] = []
     private var callCounts: [String: Int] = [:]
+    /// Set when the ordering is over: every call then answers at once, so no
+    /// effect stays suspended after the explorer has moved on.
+    private var isClosed = false
 
     nonisolated init() {}
+
+    /// Answers every waiting call, and every later one at once.
+    func close() {
+        isClosed = true
+        while !waiting.isEmpty { _ = answer(0) }
+    }
 
     func call<Value: Sendable, Failure: Error & Sendable>(
         _ name: String, input: String?, _ result: @Sendable (Int) -> Result<Value, Failure>
@@ -73,6 +88,7 @@ final class CallBoard: Sendable {
         let number = callCounts[name, default: 0]
         callCounts[name] = number + 1
         let outcome = result(number)
+        if isClosed { return outcome }
         return await withCheckedContinuation { continuation in
             waiting.append(Call(name: name, number: number, input: input) { continuation.resume(returning: outcome) })
         }

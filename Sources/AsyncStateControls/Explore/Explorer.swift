@@ -2,7 +2,7 @@ import AsyncState
 
 /// Runs `script` against the feature `makeReducer` builds, once for every
 /// order in which its operations' answers (and the script's actions, and
-/// the clock's deadlines when given `clock`) can arrive, and checks every
+/// the deadlines of `operations.clock`) can arrive, and checks every
 /// state on the way: the kit's promises — no stale result wins, nothing
 /// stuck loading, cancellation is never failure, no invalidation lost — and
 /// `invariants`.
@@ -17,7 +17,8 @@ import AsyncState
 /// Each ordering runs a fresh store from `initialState`, made by calling
 /// `makeReducer` with fresh ``ControlledOperations``, and records it. At each
 /// moment the explorer lists what could happen next — send the script's
-/// next action, answer any waiting call, move `clock` to its next deadline —
+/// next action, answer any waiting call, move the operations' clock to its
+/// next deadline —
 /// and the search tries each in turn (depth first, re-running the prefix:
 /// effects cannot be forked). The first ordering that breaks an invariant
 /// ends the search; the report holds its recording and that recording
@@ -28,8 +29,6 @@ import AsyncState
 ///   - initialState: where every ordering starts.
 ///   - script: the user's actions, sent in this order, each at every moment
 ///     it could come.
-///   - clock: a clock the feature's effects sleep on, stepped from deadline to
-///     deadline as one more choice; `nil`: no effect sleeps.
 ///   - invariants: properties of your own every state must have.
 ///   - maximumOrderings: a bound: an exploration that would go past it stops
 ///     there and reports ``ExplorationReport/isComplete`` false, which
@@ -41,7 +40,6 @@ import AsyncState
 public func explore<R: Reducer>(
     _ initialState: R.State,
     script: [R.Action],
-    clock: TestClock? = nil,
     invariants: [Invariant<R.State>] = [],
     maximumOrderings: Int = 10_000,
     maximumSteps: Int = 1_000,
@@ -55,8 +53,7 @@ public func explore<R: Reducer>(
             return report
         }
         let run = OrderingRun(
-            initialState: initialState, script: script, clock: clock, invariants: invariants, maximumSteps: maximumSteps,
-            reducer: makeReducer)
+            initialState: initialState, script: script, invariants: invariants, maximumSteps: maximumSteps, reducer: makeReducer)
         let outcome = await run.play(following: path)
         report.orderingCount += 1
         report.stepCount += outcome.path.count
@@ -161,21 +158,22 @@ final class OrderingRun<R: Reducer> {
     private let store: Store<R.State, R.Action>
     private let recorder: Recorder<R.State, R.Action>
     private let script: [R.Action]
-    private let clock: TestClock?
+    private var clock: TestClock { operations.clock }
     private let invariants: [Invariant<R.State>]
     private let maximumSteps: Int
     private var problem: Problem?
     private var previous: R.State
 
     init(
-        initialState: R.State, script: [R.Action], clock: TestClock?, invariants: [Invariant<R.State>], maximumSteps: Int,
+        initialState: R.State, script: [R.Action], invariants: [Invariant<R.State>], maximumSteps: Int,
         reducer makeReducer: (ControlledOperations) -> R
     ) {
         reducer = makeReducer(operations)
         store = Store(initialState: initialState, reducer: reducer)
-        recorder = Recorder(capacity: maximumSteps * 4 + 16)
+        // Unbounded in practice (one choice may process many actions), and
+        // allocated only as steps come: a minimization must start at the start.
+        recorder = Recorder(capacity: .max)
         self.script = script
-        self.clock = clock
         self.invariants = invariants
         self.maximumSteps = maximumSteps
         previous = initialState
@@ -216,7 +214,7 @@ final class OrderingRun<R: Reducer> {
             for (index, call) in operations.board.waiting.enumerated() {
                 choices.append(.answer(index, "answer \(call.name) #\(call.number)" + (call.input.map { " (\($0))" } ?? "")))
             }
-            if let clock, let deadline = clock.nextDeadline { choices.append(.advance(deadline)) }
+            if let deadline = clock.nextDeadline { choices.append(.advance(deadline)) }
             guard !choices.isEmpty else { break }
             guard path.count < maximumSteps else {
                 problem =
@@ -224,8 +222,6 @@ final class OrderingRun<R: Reducer> {
                     ?? Problem(
                         invariant: KitInvariant.nothingStuckLoading.rawValue,
                         message: "the ordering made \(maximumSteps) choices without settling", isReplayable: false)
-                // Answer what waits, so no call is left suspended.
-                while !operations.board.waiting.isEmpty { _ = operations.board.answer(0) }
                 break
             }
             let depth = path.count
@@ -248,12 +244,15 @@ final class OrderingRun<R: Reducer> {
                 _ = operations.board.answer(index)
             case .advance(let deadline):
                 names.append("advance the clock to \(deadline)")
-                clock?.advance(to: deadline)
+                clock.advance(to: deadline)
             }
         }
         if problem == nil, store.runningEffectCount == 0, let (kit, message) = KitInvariant.checkEnd(store.state) {
             problem = Problem(invariant: kit.rawValue, message: message)
         }
+        // Over: every call answers now, and every later one at once, so no
+        // effect of this ordering stays suspended once the store is let go.
+        operations.board.close()
         let recording = recorder.recording ?? Recording(initialState: store.state, steps: [])
         return Outcome(path: path, choices: names, recording: recording, problem: problem)
     }
@@ -264,7 +263,7 @@ final class OrderingRun<R: Reducer> {
         var last = fingerprint()
         var quietRounds = 0
         for _ in 0..<100_000 {
-            let parked = operations.board.waiting.count + (clock?.sleeperCount ?? 0) + store.waitingEffectCount
+            let parked = operations.board.waiting.count + clock.sleeperCount + store.waitingEffectCount
             if quietRounds >= 3, parked >= store.runningEffectCount { return true }
             await Task.yield()
             let current = fingerprint()
@@ -279,6 +278,6 @@ final class OrderingRun<R: Reducer> {
     }
 
     private func fingerprint() -> [Int] {
-        [operations.board.waiting.count, clock?.sleeperCount ?? 0, store.runningEffectCount, store.waitingEffectCount, recorder.stepCount]
+        [operations.board.waiting.count, clock.sleeperCount, store.runningEffectCount, store.waitingEffectCount, recorder.stepCount]
     }
 }

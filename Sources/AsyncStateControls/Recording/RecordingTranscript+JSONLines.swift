@@ -157,14 +157,19 @@ extension RecordingTranscript where Action: Codable {
     public init(jsonLines text: String, editTypes: [any (Decodable & Sendable).Type] = []) throws(RecordingFileError) {
         let decoder = JSONDecoder()
         decoder.userInfo[.asyncStateEditTypes] = EditTypes(editTypes)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        // Any line ending: a file checked out with CRLF endings reads the same.
+        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline)
+        let endsWithNewline = text.last?.isNewline ?? false
         func fail(_ line: Int, _ problem: RecordingFileError.Problem) -> RecordingFileError {
             RecordingFileError(line: line, problem: problem)
         }
         func decode(_ index: Int) throws(RecordingFileError) -> FileLine<Action> {
             let data = Data(lines[index].utf8)
             guard let kind = try? decoder.decode(LineKind.self, from: data), FileLine<Action>.Kind(rawValue: kind.kind) != nil else {
-                throw fail(index + 1, index == 0 ? .notARecording : .malformedLine)
+                if index == 0 { throw fail(1, .notARecording) }
+                // A last line that is not JSON, with no line ending after it,
+                // is a file cut short in the middle of writing it.
+                throw fail(index + 1, index == lines.count - 1 && !endsWithNewline ? .truncated : .malformedLine)
             }
             do {
                 return try decoder.decode(FileLine<Action>.self, from: data)
@@ -178,6 +183,7 @@ extension RecordingTranscript where Action: Codable {
         guard header.kind == .header, header.format == recordingFormatName else { throw fail(1, .notARecording) }
         guard header.version == recordingFormatVersion else { throw fail(1, .unsupportedVersion(header.version ?? 0)) }
         guard header.action == String(reflecting: Action.self) else { throw fail(1, .otherFeature(header.action ?? "an unnamed feature")) }
+        guard let discarded = header.discarded, discarded >= 0 else { throw fail(1, .malformedLine) }
         guard lines.count >= 2 else { throw fail(2, .truncated) }
         let initial = try decode(1)
         guard initial.kind == .initial, let fields = initial.fields, fields.allSatisfy({ $0.count == 2 }) else {
@@ -206,7 +212,10 @@ extension RecordingTranscript where Action: Codable {
                 let time = try duration(line.time, line: index + 1)
                 steps.append(Step(action: event, isDropped: dropped, time: time, fields: current))
             case .reading:
-                guard let step = line.step, let source = line.source else { throw fail(index + 1, .malformedLine) }
+                // A reading comes after the steps it follows, as written.
+                guard let step = line.step, let source = line.source, step >= discarded, step <= discarded + steps.count else {
+                    throw fail(index + 1, .malformedLine)
+                }
                 if let random = line.random {
                     readings.append(RecordedReading(step: step, source: source, value: .random(random)))
                 } else if let note = line.note {
@@ -229,7 +238,7 @@ extension RecordingTranscript where Action: Codable {
         guard ended else { throw fail(lines.count + 1, .truncated) }
         self.init(
             initialFields: FieldLeaves(entries: fields.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) }),
-            steps: steps, readings: readings, discardedStepCount: header.discarded ?? 0)
+            steps: steps, readings: readings, discardedStepCount: discarded)
     }
 }
 

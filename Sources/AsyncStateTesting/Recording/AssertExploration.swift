@@ -21,7 +21,6 @@ import AsyncStateControls
 public func assertExploration<R: Reducer>(
     _ initialState: R.State,
     script: [R.Action],
-    clock: TestClock? = nil,
     invariants: [Invariant<R.State>] = [],
     maximumOrderings: Int = 10_000,
     fileID: String = #fileID,
@@ -32,7 +31,7 @@ public func assertExploration<R: Reducer>(
 ) async -> ExplorationReport<R.State, R.Action> {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let report = await explore(
-        initialState, script: script, clock: clock, invariants: invariants, maximumOrderings: maximumOrderings, feature: makeReducer)
+        initialState, script: script, invariants: invariants, maximumOrderings: maximumOrderings, feature: makeReducer)
     if let failure = report.failure {
         reportFailure(
             """

@@ -72,6 +72,94 @@ struct ExplorerTests {
         #expect(failure.minimized.actions == [.search("s")])
     }
 
+    /// A screen that shows its search in one of its cases.
+    struct Screen: Reducer {
+        enum State: Equatable {
+            case idle
+            case searching(Loadable<String, SearchFailure>)
+        }
+
+        let fetch: @MainActor @Sendable () async throws(SearchFailure) -> String
+
+        func reduce(into state: inout State, action: SearchFeature.Action) -> Effect<SearchFeature.Action> {
+            var results: Loadable<String, SearchFailure>
+            switch state {
+            case .idle: results = Loadable()
+            case .searching(let loadable): results = loadable
+            }
+            defer { state = .searching(results) }
+            switch action {
+            case .search:
+                let fetch = fetch
+                return results.load(
+                    SearchFeature.Action.results, LoadRequest { () async throws(SearchFailure) in try await fetch() })
+            case .cancel: return .cancel(load: results.cancel())
+            case .results(let load): return results.reduce(load)
+            }
+        }
+    }
+
+    @Test("loadables inside an enum case are checked too")
+    func loadableInAnEnumCase() async {
+        let report = await explore(Screen.State.idle, script: [.search("s"), .search("sw")]) { operations in
+            Screen(fetch: operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") })
+        }
+        #expect(report.failure == nil)
+        #expect(report.orderingCount == 3)
+    }
+
+    @Test("no effect stays suspended after an exploration: its operations are let go")
+    func nothingLeftSuspended() async {
+        weak var operationsSeen: ControlledOperations?
+        let report = await explore(State(), script: [.search("s")], maximumSteps: 1) { operations in
+            operationsSeen = operations
+            return feature(operations)
+        }
+        #expect(report.failure?.message == "the ordering made 1 choices without settling")
+        for _ in 0..<100 where operationsSeen != nil { await Task.yield() }
+        #expect(operationsSeen == nil)
+    }
+
+    @Test("each ordering gets a fresh clock at zero, stepped from deadline to deadline")
+    func freshClock() async throws {
+        let report = await explore(State(), script: [.search("a"), .search("b")]) { operations in
+            let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+            let clock = operations.clock
+            return SearchFeature(fetch: { _ throws(SearchFailure) in
+                try? await clock.sleep(for: .seconds(1))
+                return try await fetch()
+            })
+        }
+        #expect(report.failure == nil)
+        #expect(report.orderingCount > 3)
+        // Two searches sleep a second each, so no ordering's clock passes
+        // 2 s (a cancelled sleep ends at once): a later ordering's clock does
+        // not start where an earlier one stopped.
+        let wakes = LockedValue<[[Duration]]>([])
+        let again = await explore(State(), script: [.search("a"), .search("b")]) { operations in
+            let clock = operations.clock
+            let ordering = wakes.withLock {
+                $0.append([]); return $0.count - 1
+            }
+            let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+            return SearchFeature(fetch: { _ throws(SearchFailure) in
+                try? await clock.sleep(for: .seconds(1))
+                wakes.withLock { $0[ordering].append(clock.now.offset) }
+                return try await fetch()
+            })
+        }
+        #expect(again.orderingCount == report.orderingCount)
+        #expect(wakes.current.count == again.orderingCount)
+        #expect(wakes.current.allSatisfy { $0.allSatisfy { $0 <= .seconds(2) } }, "\(wakes.current)")
+    }
+
+    @Test("the largest step bound does not overflow")
+    func largestStepBound() async {
+        let report = await explore(State(), script: [.search("s")], maximumSteps: .max) { feature($0) }
+        #expect(report.failure == nil)
+        #expect(report.orderingCount == 1)
+    }
+
     @Test("an exploration past its bound stops and says it is incomplete")
     func bounded() async {
         let report = await explore(State(), script: [.search("a"), .search("b")], maximumOrderings: 2) { feature($0) }

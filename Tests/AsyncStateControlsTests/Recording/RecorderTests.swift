@@ -98,3 +98,69 @@ struct RecorderTests {
         #expect(draw == fresh.next())
     }
 }
+
+@Suite("Recording: one store at a time, and bounds")
+@MainActor
+struct RecorderBoundsTests {
+    typealias Action = SearchFeature.Action
+    typealias State = SearchFeature.State
+
+    let feature = SearchFeature(fetch: { query throws(SearchFailure) in "results for \(query)" })
+
+    @Test("a second store recording into a recorder stops the first")
+    func oneStoreAtATime() throws {
+        let recorder = Recorder<State, Action>()
+        let first = Store(initialState: State(), reducer: feature)
+        let second = Store(initialState: State(), reducer: feature)
+        first.record(into: recorder)
+        first.send(.results(.started(LoadID(1))))
+        second.record(into: recorder)
+        second.send(.results(.started(LoadID(7))))
+        first.send(.results(.finished(LoadID(1), "first")))
+        let recording = try #require(recorder.recording)
+        #expect(recording.actions == [.results(.started(LoadID(7)))])
+        #expect(recording.steps.last?.state == second.state)
+    }
+
+    @Test("a recording started by an observer during a step begins after that step")
+    func startedMidStep() throws {
+        let recorder = Recorder<State, Action>()
+        let store = Store(initialState: State(), reducer: feature)
+        var started = false
+        store.observeTransitions { [weak store] _ in
+            guard let store, !started else { return }
+            started = true
+            store.record(into: recorder)
+        }
+        store.send(.results(.started(LoadID(1))))
+        store.send(.results(.finished(LoadID(1), "a")))
+        let recording = try #require(recorder.recording)
+        #expect(recording.actions == [.results(.finished(LoadID(1), "a"))])
+        #expect(recording.steps.last?.state == store.state)
+    }
+
+    @Test("the largest capacity is a limit, not an allocation, and does not overflow")
+    func largestCapacity() throws {
+        let recorder = Recorder<State, Action>(capacity: .max)
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        store.send(.results(.started(LoadID(1))))
+        #expect(try #require(recorder.recording).steps.count == 1)
+        #expect(recorder.capacity == Int.max / 4)
+    }
+
+    @Test("readings of steps the buffer let go leave with them, so the file reads back")
+    func readingsOfDiscardedSteps() throws {
+        let recorder = Recorder<State, Action>(capacity: 1)
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        recorder.note("before the first step")
+        store.send(.results(.started(LoadID(1))))
+        recorder.note("after the first step")
+        store.send(.results(.finished(LoadID(1), "a")))
+        let recording = try #require(recorder.recording)
+        #expect(recording.readings.map(\.step) == [1])
+        let transcript = try RecordingTranscript<Action>(jsonLines: try recording.jsonLines())
+        #expect(transcript.readings == recording.readings)
+    }
+}

@@ -198,6 +198,16 @@ struct RecordingFileTests {
                 == "Recording file, line 7: the file ends before its closing line — it was cut short.")
     }
 
+    @Test("a file cut in the middle of a line is truncated; one with CRLF endings reads as written")
+    func lineEndings() throws {
+        let text = try text()
+        #expect(throws: RecordingFileError(line: 9, problem: .truncated)) {
+            try RecordingTranscript<Action>(jsonLines: String(text.dropLast(8)))
+        }
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try RecordingTranscript<Action>(jsonLines: crlf).jsonLines() == text)
+    }
+
     @Test("an action that carries an edit has no JSON form: writing it throws")
     func editsThrow() {
         struct Nothing: Edit {
