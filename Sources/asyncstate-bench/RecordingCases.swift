@@ -99,7 +99,7 @@ enum RecordingCases {
             return store.state.rows[0] &+ recorder.stepCount
         }
         results += await Harness.compare(group: "13", baseline: listPlain, cases: [(listRecording, nil)], budget: budget)
-        //TMP results += await exploring(budget)
+        results += await exploring(budget)
         return results
     }
 

@@ -119,7 +119,17 @@ public final class Store<State, Action>: Observable {
     /// Where ``record(into:)`` keeps what this store processes; `nil` when
     /// not recording, so a store that records nothing checks one optional.
     @exclusivity(unchecked) @usableFromInline var _recorder: Recorder<State, Action>? {
-        didSet { _unretainedRecorder = _recorder }
+        didSet {
+            _unretainedRecorder = _recorder
+            // A recorder holds the first observer's place (a closure that does
+            // nothing: `notifyObservers` records before it tells the rest), so
+            // `send` still checks one thing for recorders and observers both.
+            switch (oldValue, _recorder) {
+            case (nil, .some): _transitionObservers.insert({ _ in }, at: 0)
+            case (.some, nil): _transitionObservers.removeFirst()
+            default: break
+            }
+        }
     }
     /// `_recorder` again, read on every `send` without a retain and release.
     /// Safe: it is set only with `_recorder`, which holds the same object
@@ -405,11 +415,8 @@ public final class Store<State, Action>: Observable {
         if _isPossiblyObserved || !_listedParts.isEmpty {
             announceChanges()
         }
-        // Recorded before observers are told: an observer that starts a
-        // recording starts it after this action, not with it.
-        if _unretainedRecorder != nil {
-            recordStep(action, isDropped: effect._isDropped)
-        }
+        // One check for both a recorder and transition observers, so a
+        // store with neither pays what it did before recording existed.
         if !_transitionObservers.isEmpty {
             notifyObservers(action, isDropped: effect._isDropped)
         }
@@ -437,22 +444,19 @@ public final class Store<State, Action>: Observable {
         )
     }
 
-    // Inlinable, so a recording store keeps its step specialized; never
-    // inlined, to keep it out of `send`'s path, which checks one optional.
-    @inlinable
-    @inline(never)
-    func recordStep(_ action: Action, isDropped: Bool) {
-        guard let recorder = _unretainedRecorder, recorder.record(action, isDropped: isDropped) else { return }
-        recorder.checkpoint(_currentState)
-    }
-
     // Inlinable, so a store with an observer (a `TestStore`, a log, an
     // `AsyncValue` with a clock) builds its `Transition` specialized; never
     // inlined, to keep it out of `send`'s path.
     @inlinable
     @inline(never)
     func notifyObservers(_ action: Action, isDropped: Bool) {
+        // A recorder goes first, as the first observer: one that starts a
+        // recording starts it after this action, not with it.
+        if let recorder = _unretainedRecorder {
+            if recorder.record(action, isDropped: isDropped) { recorder.checkpoint(_currentState) }
+            if _transitionObservers.count == 1 { return }
+        }
         let transition = Transition(action: action, state: _currentState, isDropped: isDropped)
-        for observer in _transitionObservers { observer(transition) }
+        for observer in _transitionObservers.dropFirst(_unretainedRecorder == nil ? 0 : 1) { observer(transition) }
     }
 }
