@@ -164,3 +164,31 @@ struct RecorderBoundsTests {
         #expect(transcript.readings == recording.readings)
     }
 }
+
+@Suite("Recording beside transition observers")
+@MainActor
+struct RecorderObserverTests {
+    @Test("observers registered before, during and after a recording are each told every action once")
+    func observersToldOnce() throws {
+        let store = Store(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { state, action in
+                state += action
+                return .none
+            })
+        var before: [Int] = [], during: [Int] = []
+        store.observeTransitions { before.append($0.state) }
+        let recorder = Recorder<Int, Int>()
+        store.send(1)
+        store.record(into: recorder)
+        store.observeTransitions { during.append($0.state) }
+        store.send(2)
+        store.stopRecording()
+        store.send(3)
+        store.record(into: recorder)
+        store.send(4)
+        #expect(before == [1, 3, 6, 10])
+        #expect(during == [3, 6, 10])
+        #expect(try #require(recorder.recording).steps.map(\.state) == [10])
+    }
+}
