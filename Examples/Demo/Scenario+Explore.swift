@@ -69,12 +69,7 @@ extension Scenario {
         output.line(output.styled("ordering \(report.orderingCount) broke \"\(failure.invariant)\"", .red) + ": \(failure.message)")
         output.line("ordering: " + failure.ordering.joined(separator: " → "))
         output.line("minimized to \(failure.minimized.steps.count) of \(failure.recording.steps.count) steps (it replays):")
-        var describer = TransitionDescriber(initialState: failure.minimized.initialState)
-        for (index, step) in failure.minimized.steps.enumerated() {
-            let lines = describer.describe(Transition(action: step.action, state: step.state, isDropped: step.isDropped))
-            output.line("  \(index + 1). " + lines[0])
-            for line in lines.dropFirst() { output.line("   " + line) }
-        }
+        for line in failure.minimized.stepLines { output.line(line) }
         return false
     }
 }

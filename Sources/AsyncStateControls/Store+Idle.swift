@@ -37,20 +37,34 @@ extension Store {
     ///   `clock`, such as real time or a network.
     @discardableResult
     public func waitUntilIdle(on clock: TestClock, maximumRounds: Int = 10_000_000) async -> Bool {
-        let fingerprint = { (clock.sleeperCount, self.runningEffectCount, self.waitingEffectCount) }
-        var last = fingerprint()
-        var quietRounds = 0
-        for _ in 0..<maximumRounds {
-            if quietRounds >= 8, isIdle(on: clock) { return true }
-            await Task.yield()
-            let current = fingerprint()
-            if current == last {
-                quietRounds += 1
-            } else {
-                quietRounds = 0
-                last = current
-            }
-        }
-        return false
+        await yieldUntilSettled(
+            quietRounds: 8, maximumRounds: maximumRounds,
+            fingerprint: { [clock.sleeperCount, self.runningEffectCount, self.waitingEffectCount] },
+            isSettled: { self.isIdle(on: clock) })
     }
+}
+
+/// Yields until `isSettled` holds after `quietRounds` yields in a row that
+/// changed no part of `fingerprint` — so work already queued on the main
+/// actor runs too; `false` if that does not happen within `maximumRounds`.
+/// The one settling loop of a simulation (`waitUntilIdle`) and of an
+/// exploration (after each of its choices).
+@MainActor
+func yieldUntilSettled(
+    quietRounds needed: Int, maximumRounds: Int, fingerprint: () -> [Int], isSettled: () -> Bool
+) async -> Bool {
+    var last = fingerprint()
+    var quietRounds = 0
+    for _ in 0..<maximumRounds {
+        if quietRounds >= needed, isSettled() { return true }
+        await Task.yield()
+        let current = fingerprint()
+        if current == last {
+            quietRounds += 1
+        } else {
+            quietRounds = 0
+            last = current
+        }
+    }
+    return false
 }

@@ -58,3 +58,18 @@ package struct TransitionDescriber {
         return lines
     }
 }
+
+extension Recording {
+    /// The steps as numbered lines — each action, then the fields it changed,
+    /// as logs and snapshots print them — for failure reports and the demo.
+    package var stepLines: [String] {
+        var describer = TransitionDescriber(initialState: initialState)
+        var lines: [String] = []
+        for (index, step) in steps.enumerated() {
+            let described = describer.describe(Transition(action: step.action, state: step.state, isDropped: step.isDropped))
+            lines.append("  \(index + 1). " + described[0])
+            lines += described.dropFirst().map { "   " + $0 }
+        }
+        return lines
+    }
+}

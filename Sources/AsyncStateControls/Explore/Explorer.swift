@@ -89,15 +89,26 @@ package func firstBroken<State, Action>(
 ) -> (invariant: String, message: String)? {
     var before = recording.initialState
     for step in recording.steps {
-        if let (kit, message) = KitInvariant.check(before: before, action: step.action, isDropped: step.isDropped, after: step.state) {
-            return (kit.rawValue, message)
-        }
-        if let broken = invariants.first(where: { !$0.holds(step.state) }) {
-            return (broken.name, "the state after \(ValueDump.renderOneLine(step.action)) breaks it")
+        if let broken = brokenPromise(before: before, action: step.action, isDropped: step.isDropped, after: step.state, invariants) {
+            return broken
         }
         before = step.state
     }
     if checkingEnd, let (kit, message) = KitInvariant.checkEnd(before) { return (kit.rawValue, message) }
+    return nil
+}
+
+/// The first promise one step breaks — the kit's, then `invariants` — with why;
+/// the one check of an exploration's steps and of a replay's.
+func brokenPromise<State, Action>(
+    before: State, action: Action, isDropped: Bool, after: State, _ invariants: [Invariant<State>]
+) -> (invariant: String, message: String)? {
+    if let (kit, message) = KitInvariant.check(before: before, action: action, isDropped: isDropped, after: after) {
+        return (kit.rawValue, message)
+    }
+    if let broken = invariants.first(where: { !$0.holds(after) }) {
+        return (broken.name, "the state after \(ValueDump.renderOneLine(action)) breaks it")
+    }
     return nil
 }
 
@@ -183,14 +194,11 @@ final class OrderingRun<R: Reducer> {
 
     private func check(_ transition: Transition<R.State, R.Action>) {
         defer { previous = transition.state }
-        guard problem == nil else { return }
-        if let (kit, message) = KitInvariant.check(
-            before: previous, action: transition.action, isDropped: transition.isDropped, after: transition.state)
-        {
-            problem = Problem(invariant: kit.rawValue, message: message)
-        } else if let broken = invariants.first(where: { !$0.holds(transition.state) }) {
-            problem = Problem(invariant: broken.name, message: "the state after \(ValueDump.renderOneLine(transition.action)) breaks it")
-        }
+        guard problem == nil,
+            let broken = brokenPromise(
+                before: previous, action: transition.action, isDropped: transition.isDropped, after: transition.state, invariants)
+        else { return }
+        problem = Problem(invariant: broken.invariant, message: broken.message)
     }
 
     /// Plays the choices of `prefix`, then the first choice at each later
@@ -260,21 +268,9 @@ final class OrderingRun<R: Reducer> {
     /// Lets effects run until each is waiting for an answer, asleep on the
     /// clock, or waiting for another effect; `false` if that never happens.
     private func settle() async -> Bool {
-        var last = fingerprint()
-        var quietRounds = 0
-        for _ in 0..<100_000 {
-            let parked = operations.board.waiting.count + clock.sleeperCount + store.waitingEffectCount
-            if quietRounds >= 3, parked >= store.runningEffectCount { return true }
-            await Task.yield()
-            let current = fingerprint()
-            if current == last {
-                quietRounds += 1
-            } else {
-                quietRounds = 0
-                last = current
-            }
+        await yieldUntilSettled(quietRounds: 3, maximumRounds: 100_000, fingerprint: fingerprint) {
+            operations.board.waiting.count + clock.sleeperCount + store.waitingEffectCount >= store.runningEffectCount
         }
-        return false
     }
 
     private func fingerprint() -> [Int] {

@@ -38,7 +38,7 @@ public func assertExploration<R: Reducer>(
             Ordering \(report.orderingCount) broke "\(failure.invariant)": \(failure.message).
             Ordering: \(failure.ordering.joined(separator: " → "))
             Minimized recording (\(failure.minimized.steps.count) of \(failure.recording.steps.count) steps; it replays):
-            \(describeSteps(of: failure.minimized))
+            \(failure.minimized.stepLines.joined(separator: "\n"))
             """, at: location)
     } else if !report.isComplete {
         reportFailure(

@@ -52,16 +52,3 @@ public func assertReplay<R: Reducer>(
         return nil
     }
 }
-
-/// A recording as numbered steps — each action, then the fields it changed —
-/// as logs and snapshots print them.
-func describeSteps<State, Action>(of recording: Recording<State, Action>) -> String {
-    var describer = TransitionDescriber(initialState: recording.initialState)
-    var lines: [String] = []
-    for (index, step) in recording.steps.enumerated() {
-        let described = describer.describe(Transition(action: step.action, state: step.state, isDropped: step.isDropped))
-        lines.append("  \(index + 1). " + described[0])
-        lines += described.dropFirst().map { "   " + $0 }
-    }
-    return lines.joined(separator: "\n")
-}
