@@ -120,7 +120,7 @@ public final class Store<State, Action>: Observable {
     /// not recording, so a store that records nothing checks one optional.
     @exclusivity(unchecked) @usableFromInline var _recorder: Recorder<State, Action>? {
         didSet {
-            _unretainedRecorder = _recorder
+            _recordingBuffer = _recorder.map { Unmanaged.passUnretained($0._buffer) }
             // A recorder holds the first observer's place (a closure that does
             // nothing: `notifyObservers` records before it tells the rest), so
             // `send` still checks one thing for recorders and observers both.
@@ -131,10 +131,11 @@ public final class Store<State, Action>: Observable {
             }
         }
     }
-    /// `_recorder` again, read on every `send` without a retain and release.
-    /// Safe: it is set only with `_recorder`, which holds the same object
-    /// strongly for as long as this one is set.
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var _unretainedRecorder: Recorder<State, Action>?
+    /// The buffer of `_recorder`, appended to on every recorded `send` at +0:
+    /// no retain and release (an `unowned(unsafe)` read still retained).
+    /// Safe: it is set only with `_recorder`, which holds the recorder — and
+    /// the recorder its buffer, a `let` — strongly for as long as this is set.
+    @exclusivity(unchecked) @usableFromInline var _recordingBuffer: Unmanaged<RecordingBuffer<State, Action>>?
     @exclusivity(unchecked) @usableFromInline var _transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
 
     // The effect runner is `@inlinable` too, so it is specialized and needs
@@ -452,11 +453,21 @@ public final class Store<State, Action>: Observable {
     func notifyObservers(_ action: Action, isDropped: Bool) {
         // A recorder goes first, as the first observer: one that starts a
         // recording starts it after this action, not with it.
-        if let recorder = _unretainedRecorder {
-            if recorder.record(action, isDropped: isDropped) { recorder.checkpoint(_currentState) }
+        if let buffer = _recordingBuffer {
+            if RecordingBuffer.append(action, isDropped: isDropped, to: buffer) {
+                buffer.takeUnretainedValue().checkpoint(_currentState)
+            }
             if _transitionObservers.count == 1 { return }
         }
+        tellObservers(action, isDropped: isDropped)
+    }
+
+    // Apart from `notifyObservers`, so a recorded step does not set up the
+    // stack a `Transition` needs (two copies of the state).
+    @inlinable
+    @inline(never)
+    func tellObservers(_ action: Action, isDropped: Bool) {
         let transition = Transition(action: action, state: _currentState, isDropped: isDropped)
-        for observer in _transitionObservers.dropFirst(_unretainedRecorder == nil ? 0 : 1) { observer(transition) }
+        for observer in _transitionObservers.dropFirst(_recordingBuffer == nil ? 0 : 1) { observer(transition) }
     }
 }

@@ -57,6 +57,31 @@ struct RecorderTests {
         #expect(recorder.stepCount == 3)
     }
 
+    @Test(
+        "past its first allocation, round the ring and through many checkpoints, the buffer keeps exactly the newest steps",
+        arguments: [1, 63, 64, 65, 300, 700])
+    func growsAndWraps(capacity: Int) throws {
+        let recorder = Recorder<SearchFeature.State, Action>(capacity: capacity)
+        let log = recorder.watching(TestClock(), named: "clock")
+        let store = Store(initialState: SearchFeature.State(), reducer: feature())
+        store.record(into: recorder)
+        var states: [SearchFeature.State] = [store.state]
+        var actions: [Action] = []
+        for step in UInt64(1)...3_000 {
+            let action: Action = .results(step.isMultiple(of: 2) ? .finished(LoadID(step - 1), "r\(step)") : .started(LoadID(step)))
+            store.send(action)
+            actions.append(action)
+            states.append(store.state)
+        }
+        _ = log.now
+        let recording = try #require(recorder.recording)
+        #expect(recording.discardedStepCount == 3_000 - capacity)
+        #expect(recording.initialState == states[3_000 - capacity])
+        #expect(recording.actions == Array(actions.suffix(capacity)))
+        #expect(recording.steps.map(\.state) == Array(states.suffix(capacity)))
+        #expect(recording.readings.map(\.step) == [3_000])
+    }
+
     @Test("a capacity below one keeps one step")
     func capacityAtLeastOne() {
         #expect(Recorder<Int, Int>(capacity: 0).capacity == 1)
