@@ -58,9 +58,10 @@ public func explore<R: Reducer>(
         report.orderingCount += 1
         report.stepCount += outcome.path.count
         if let problem = outcome.problem {
+            let recording = run.recording
             report.failure = ExplorationFailure(
-                invariant: problem.invariant, message: problem.message, ordering: outcome.choices, recording: outcome.recording,
-                minimized: minimize(outcome.recording, reducer: run.reducer, invariants: invariants, breaking: problem))
+                invariant: problem.invariant, message: problem.message, ordering: outcome.choices.map(\.description),
+                recording: recording, minimized: minimize(recording, reducer: run.reducer, invariants: invariants, breaking: problem))
             return report
         }
         // The next ordering: the deepest choice with an untried sibling.
@@ -151,17 +152,26 @@ final class OrderingRun<R: Reducer> {
         var isReplayable = true
     }
 
+    /// What one ordering did. Its choices are named, and its recording
+    /// rebuilt, only for a report (``recording``): most orderings pass.
     struct Outcome {
         var path: [(choice: Int, of: Int)]
-        var choices: [String]
-        var recording: Recording<R.State, R.Action>
+        var choices: [Choice]
         var problem: Problem?
     }
 
-    enum Choice {
+    enum Choice: CustomStringConvertible {
         case send(R.Action)
-        case answer(Int, String)
+        case answer(Int, CallBoard.Call)
         case advance(TestClock.Instant)
+
+        var description: String {
+            switch self {
+            case .send(let action): "send(\(ValueDump.renderOneLine(action)))"
+            case .answer(_, let call): "answer \(call.name) #\(call.number)" + (call.input.map { " (\($0))" } ?? "")
+            case .advance(let deadline): "advance the clock to \(deadline)"
+            }
+        }
     }
 
     let reducer: R
@@ -205,7 +215,7 @@ final class OrderingRun<R: Reducer> {
     /// moment, to the end — even past a problem, so no call is left waiting.
     func play(following prefix: [(choice: Int, of: Int)]) async -> Outcome {
         var path: [(choice: Int, of: Int)] = []
-        var names: [String] = []
+        var taken: [Choice] = []
         var scriptIndex = 0
         while true {
             guard await settle() else {
@@ -219,9 +229,7 @@ final class OrderingRun<R: Reducer> {
             }
             var choices: [Choice] = []
             if scriptIndex < script.count { choices.append(.send(script[scriptIndex])) }
-            for (index, call) in operations.board.waiting.enumerated() {
-                choices.append(.answer(index, "answer \(call.name) #\(call.number)" + (call.input.map { " (\($0))" } ?? "")))
-            }
+            for (index, call) in operations.board.waiting.enumerated() { choices.append(.answer(index, call)) }
             if let deadline = clock.nextDeadline { choices.append(.advance(deadline)) }
             guard !choices.isEmpty else { break }
             guard path.count < maximumSteps else {
@@ -242,16 +250,14 @@ final class OrderingRun<R: Reducer> {
                     isReplayable: false)
             }
             path.append((choice, choices.count))
+            taken.append(choices[choice])
             switch choices[choice] {
             case .send(let action):
-                names.append("send(\(ValueDump.renderOneLine(action)))")
                 scriptIndex += 1
                 store.send(action)
-            case .answer(let index, let name):
-                names.append(name)
+            case .answer(let index, _):
                 _ = operations.board.answer(index)
             case .advance(let deadline):
-                names.append("advance the clock to \(deadline)")
                 clock.advance(to: deadline)
             }
         }
@@ -261,8 +267,12 @@ final class OrderingRun<R: Reducer> {
         // Over: every call answers now, and every later one at once, so no
         // effect of this ordering stays suspended once the store is let go.
         operations.board.close()
-        let recording = recorder.recording ?? Recording(initialState: store.state, steps: [])
-        return Outcome(path: path, choices: names, recording: recording, problem: problem)
+        return Outcome(path: path, choices: taken, problem: problem)
+    }
+
+    /// What the store processed in the ordering played.
+    var recording: Recording<R.State, R.Action> {
+        recorder.recording ?? Recording(initialState: store.state, steps: [])
     }
 
     /// Lets effects run until each is waiting for an answer, asleep on the
