@@ -63,7 +63,7 @@ extension Scenario {
             let complete = report.isComplete ? "" : " (stopped at its bound: not every ordering was tried)"
             output.line(
                 "checked \(report.orderingCount) orderings (\(report.stepCount) choices)\(complete); every invariant held: "
-                    + "no stale result wins, nothing stuck loading, cancellation is never failure, no invalidation lost")
+                    + report.promises.joined(separator: ", "))
             return report.isComplete
         }
         output.line(output.styled("ordering \(report.orderingCount) broke \"\(failure.invariant)\"", .red) + ": \(failure.message)")

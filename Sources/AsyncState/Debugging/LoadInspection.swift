@@ -21,12 +21,14 @@ package enum LoadInspection {
     }
 
     /// What one loadable in a state says.
-    package struct Loadable: Sendable {
+    package struct Loadable {
         /// Every load it has running or waiting: its value lane's, its
         /// "load more", its edits' and its queue's.
         package var liveIDs: [LoadID]
         /// `.some(id)` while invalidated, `id` the newest load then.
         package var invalidatedBefore: LoadID??
+        /// The loadable itself, for the checks that compare it with itself a step earlier.
+        package var base: any InspectableLoadable
     }
 
     /// The load action inside `action` — the first one a walk of its
@@ -107,6 +109,12 @@ package protocol InspectableLoadAction {
 /// A loadable, readable by ``LoadInspection`` whatever its types.
 package protocol InspectableLoadable {
     var inspected: LoadInspection.Loadable { get }
+
+    /// A confirmed edit that this loadable's confirmed or partial value
+    /// lacks, though `before` — the same loadable a step earlier — owed it:
+    /// one confirmed by `event`, or confirmed while a load that read the
+    /// server before it runs. `nil` when nothing confirmed is lost.
+    func lostConfirmedEdit(before: any InspectableLoadable, event: LoadInspection.Event) -> String?
 }
 
 extension LoadAction: InspectableLoadAction {
@@ -142,6 +150,28 @@ extension Loadable: InspectableLoadable {
             live += layers._edits._pendingIDs
             live += layers._queued
         }
-        return LoadInspection.Loadable(liveIDs: live, invalidatedBefore: invalidatedBefore)
+        return LoadInspection.Loadable(liveIDs: live, invalidatedBefore: invalidatedBefore, base: self)
+    }
+
+    package func lostConfirmedEdit(before: any InspectableLoadable, event: LoadInspection.Event) -> String? {
+        guard let before = before as? Self, let edits = before._layers?._contents._edits else { return nil }
+        var owed = edits._unreflected
+        if event.kind == .finished, let index = edits._pendingIDs.firstIndex(of: event.id) {
+            owed.append(edits._pendingEdits[index])
+        }
+        guard !owed.isEmpty else { return nil }
+        // Edits say what the value becomes, so one already applied changes
+        // nothing when applied again; in order, so a later edit of the same
+        // row has the last word, as it had when confirmed.
+        for (name, value) in [("value", _value), ("partial value", _partial)] {
+            guard let value else { continue }
+            var again = value
+            for edit in owed { _ = edit.apply(to: &again) }
+            if again != value {
+                let names = owed.map(\.description).joined(separator: ", ")
+                return "confirmed \(owed.count == 1 ? "edit" : "edits") \(names) missing from its \(name)"
+            }
+        }
+        return nil
     }
 }

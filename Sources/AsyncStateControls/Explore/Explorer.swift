@@ -4,8 +4,8 @@ import AsyncState
 /// order in which its operations' answers (and the script's actions, and
 /// the deadlines of `operations.clock`) can arrive, and checks every
 /// state on the way: the kit's promises — no stale result wins, nothing
-/// stuck loading, cancellation is never failure, no invalidation lost — and
-/// `invariants`.
+/// stuck loading, no confirmed edit lost, no invalidation lost, cancellation
+/// is never failure — and `invariants`.
 ///
 /// ```swift
 /// let report = await explore(Search.State(), script: [.typed("s"), .typed("sw")]) { operations in
@@ -46,6 +46,7 @@ public func explore<R: Reducer>(
     feature makeReducer: (ControlledOperations) -> R
 ) async -> ExplorationReport<R.State, R.Action> {
     var report = ExplorationReport<R.State, R.Action>()
+    report.promises = KitInvariant.allCases.map(\.rawValue) + invariants.map(\.name)
     var path: [(choice: Int, of: Int)] = []
     while true {
         if report.orderingCount == maximumOrderings {
@@ -121,6 +122,9 @@ public struct ExplorationReport<State, Action> {
     public internal(set) var stepCount = 0
     /// Whether every ordering ran: `false` when the bound stopped the search.
     public internal(set) var isComplete = true
+    /// What was checked on every state, in that order: the kit's promises
+    /// ("no stale result wins", …), then your invariants' names.
+    public internal(set) var promises: [String] = []
     /// The first ordering that broke an invariant, or `nil`.
     public internal(set) var failure: ExplorationFailure<State, Action>?
 }

@@ -22,8 +22,9 @@ public struct Invariant<State>: Sendable {
 enum KitInvariant: String, CaseIterable, Sendable {
     case noStaleResultWins = "no stale result wins"
     case nothingStuckLoading = "nothing stuck loading"
-    case cancellationIsNotFailure = "cancellation is never failure"
+    case noConfirmedEditLost = "no confirmed edit lost"
     case noInvalidationLost = "no invalidation lost"
+    case cancellationIsNotFailure = "cancellation is never failure"
 
     /// The first kit promise `action` broke, going from `before` to `after`
     /// (dropped or not), with why; `nil` if it kept them all.
@@ -39,6 +40,14 @@ enum KitInvariant: String, CaseIterable, Sendable {
         let loadablesAfter = LoadInspection.loadables(in: after)
         if event.kind == .failed, !isDropped, ValueDump.renderOneLine(action).contains("CancellationError") {
             return (.cancellationIsNotFailure, "a cancelled load was shown as failed: \(ValueDump.renderOneLine(action))")
+        }
+        if event.kind == .finished || event.kind == .progress, !isDropped {
+            for entry in loadablesAfter {
+                guard let earlier = loadablesBefore.first(where: { $0.path == entry.path }),
+                    let lost = entry.loadable.base.lostConfirmedEdit(before: earlier.loadable.base, event: event)
+                else { continue }
+                return (.noConfirmedEditLost, "\(entry.path.isEmpty ? "the state" : entry.path): \(lost)")
+            }
         }
         if event.kind == .finished, !isDropped {
             let invalidatedBefore = Dictionary(

@@ -142,4 +142,64 @@ struct RecordingModelTests {
         }
         #expect(brokenCaught > 0, "no sequence made the ungated loadable apply a stale result")
     }
+
+    /// Switches one of three flags on: an edit that says what the value becomes.
+    struct SwitchOn: Edit, CustomStringConvertible {
+        var flag: Int
+
+        func apply(to flags: inout [Bool]) -> Bool {
+            flags[flag] = true
+            return true
+        }
+
+        var description: String { "on(\(flag))" }
+    }
+
+    typealias Flags = Loadable<[Bool], Failure>
+    typealias FlagsAction = LoadAction<[Bool], Failure>
+
+    /// A loadable that shows a finished load's value as it came, dropping
+    /// every edit with it.
+    static let dropsEdits = Reduce<Flags, FlagsAction> { state, action in
+        if case .finished(let id, let value) = action, state.inFlightID == id {
+            state = Flags(value: value)
+            return .none
+        }
+        return state.reduce(action)
+    }
+
+    @Test("loads and optimistic edits in any order: the kit loses no confirmed edit, and a reducer that drops them is caught")
+    func confirmedEdits() async {
+        var brokenCaught = 0
+        await RandomizedRun(defaultCount: 1_000, maximum: 200).playSequences { seed in
+            var random = SplitMix64(seed: seed)
+            var actions: [FlagsAction] = []
+            for _ in 0..<(Int(random.next() % 40) + 1) {
+                let id = LoadID(random.next() % 6 + 1)
+                let flags = (0..<3).map { _ in random.next() % 2 == 0 }
+                switch random.next() % 9 {
+                case 0, 1: actions.append(.started(id))
+                case 2: actions.append(.finished(id, flags))
+                case 3: actions.append(.progress(id, flags))
+                case 4: actions.append(.failed(id, .boom))
+                case 5: actions.append(.cancelled(id))
+                case 6: actions.append(.edit(.started(id, AnyEdit(SwitchOn(flag: Int(random.next() % 3))))))
+                case 7: actions.append(.edit(.confirmed(id)))
+                default: actions.append(random.next() % 2 == 0 ? .edit(.failed(id, .boom)) : .edit(.cancelled(id)))
+                }
+            }
+            let kit = Reduce<Flags, FlagsAction> { state, action in state.reduce(action) }
+            if let broken = firstBroken(
+                in: Recording(replaying: actions, from: Flags(), through: kit), invariants: [], checkingEnd: false)
+            {
+                return "the kit broke \"\(broken.invariant)\" on \(actions): \(broken.message)"
+            }
+            let dropping = Recording(replaying: actions, from: Flags(), through: Self.dropsEdits)
+            if firstBroken(in: dropping, invariants: [], checkingEnd: false)?.invariant == "no confirmed edit lost" {
+                brokenCaught += 1
+            }
+            return nil
+        }
+        #expect(brokenCaught > 0, "no sequence made the reducer that drops edits lose a confirmed one")
+    }
 }

@@ -64,7 +64,8 @@ struct RecordReplayTests {
         #expect(output.lines.last?.hasPrefix("checked \(orderings) orderings") == true)
         #expect(
             output.lines.last?.hasSuffix(
-                "every invariant held: no stale result wins, nothing stuck loading, cancellation is never failure, no invalidation lost")
+                "every invariant held: no stale result wins, nothing stuck loading, no confirmed edit lost, no invalidation lost, cancellation is never failure"
+            )
                 == true)
     }
 
