@@ -7,7 +7,6 @@ import DemoFeatures
 /// every order.
 struct Exploration: Sendable {
     var name: String
-    var script: String
     /// Explores, prints what it found, and says whether every invariant held.
     var run: @MainActor @Sendable (_ broken: Bool, Output) async -> Bool
 }
@@ -19,14 +18,44 @@ extension Scenario {
         } broken: {
             StaleProfile(api: DemoAPI(answering: $0))
         },
-        exploration("cancel", from: .init(), script: [.appeared, .reloadTapped, .cancelTapped]) {
-            ProfileFeature(api: DemoAPI(answering: $0))
-        },
         exploration("feed", from: .init(), script: [.appeared, .pulledToRefresh, .pulledToRefresh]) {
             FeedFeature(api: DemoAPI(answering: $0))
         },
+        exploration("search", from: .init(), script: [.queryChanged("s"), .queryChanged("sw")]) {
+            SearchFeature(api: DemoAPI(answering: $0), clock: $0.clock, debounce: .milliseconds(120))
+        },
         exploration("save", from: .init(), script: [.saveTapped, .saveTapped, .deleteTapped]) {
             SaveFeature.reducer(api: DemoAPI(answering: $0))
+        },
+        exploration("cancel", from: .init(), script: [.appeared, .reloadTapped, .cancelTapped]) {
+            ProfileFeature(api: DemoAPI(answering: $0))
+        },
+        // The first request fails, so a retry waits on the clock.
+        exploration("retry", from: .init(), script: [.appeared, .reloadTapped, .cancelTapped]) {
+            InboxFeature(api: DemoAPI(answering: $0, failing: ["inbox": [0]]), clock: $0.clock, seed: 1)
+        },
+        exploration("stream", from: .init(), script: [.search("swi"), .search("swif")]) {
+            CatalogFeature(api: DemoAPI(answering: $0))
+        },
+        // The third page request fails, so some orderings show a retry row.
+        exploration("pages", from: .init(), script: [.appeared, .lastRowAppeared, .pulledToRefresh, .lastRowAppeared]) {
+            PagesFeature(wire: Wire(answering: $0, failing: ["page": [2]]))
+        },
+        // The second edit fails and rolls back alone.
+        exploration("optimistic", from: .init(), script: [.appeared, .likeTapped(1), .pulledToRefresh, .likeTapped(2)]) {
+            OptimisticFeature(wire: Wire(answering: $0, failing: ["edit": [1]]))
+        },
+        exploration(
+            "cache", from: .init(),
+            script: [.opened(.profile, user: 7), .opened(.chat, user: 7), .pulledToRefresh(user: 7), .serverChanged(user: 7)]
+        ) { operations in
+            CacheScreensFeature(
+                api: DemoAPI(answering: operations), clock: operations.clock, staleAfter: .seconds(2), collectAfter: .seconds(3),
+                becameActive: { ScheduledEvents(clock: operations.clock, at: []) })
+        },
+        // The first page request fails and is retried on the clock.
+        exploration("social", from: .init(), script: [.appeared(.init(offset: .zero)), .likeTapped(2), .pulledToRefresh]) {
+            SocialFeature.screen(clock: LoadClock($0.clock), wire: Wire(answering: $0, failing: ["posts": [0]]), maxAge: .seconds(5))
         },
     ]
 
@@ -34,22 +63,27 @@ extension Scenario {
         explorations.first { $0.name == name }
     }
 
+    // The state and script are made when the exploration runs, on the main
+    // actor: a feature's actions need not be `Sendable` (the cache's are not).
     private static func exploration<R: Reducer>(
-        _ name: String, from initial: R.State, script: [R.Action], feature: @escaping @MainActor (ControlledOperations) -> R,
+        _ name: String, from initial: @autoclosure @escaping @MainActor @Sendable () -> R.State,
+        script: @autoclosure @escaping @MainActor @Sendable () -> [R.Action],
+        feature: @escaping @MainActor (ControlledOperations) -> R,
         broken: (@MainActor (ControlledOperations) -> any Reducer<R.State, R.Action>)? = nil
-    ) -> Exploration where R.State: Sendable, R.Action: Sendable {
-        let scriptText = script.map { ValueDump.renderOneLine($0) }.joined(separator: ", ")
-        return Exploration(name: name, script: scriptText) { isBroken, output in
+    ) -> Exploration {
+        Exploration(name: name) { isBroken, output in
+            let script = script()
+            let scriptText = script.map { ValueDump.renderOneLine($0) }.joined(separator: ", ")
             if isBroken {
                 guard let broken else {
                     output.line("asyncstate-demo: \(name) has no broken variant; try: asyncstate-demo explore profile --broken")
                     return false
                 }
                 return report(
-                    await explore(initial, script: script) { AnyReducer(broken($0)) }, name: "\(name) (broken: applies stale results)",
-                    script: scriptText, output: output)
+                    await explore(initial(), script: script) { AnyReducer(broken($0)) },
+                    name: "\(name) (broken: applies stale results)", script: scriptText, output: output)
             }
-            return report(await explore(initial, script: script, feature: feature), name: name, script: scriptText, output: output)
+            return report(await explore(initial(), script: script, feature: feature), name: name, script: scriptText, output: output)
         }
     }
 

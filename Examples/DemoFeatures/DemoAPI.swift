@@ -17,26 +17,23 @@ public struct DemoAPI: Sendable {
         }
     }
 
-    private let clock: any Clock<Duration>
-    private let network: Network?
-    /// When set, every request waits for the explorer to answer it instead
-    /// of for a latency, and succeeds.
-    private let operations: ControlledOperations?
+    private let wire: Wire
+
+    /// Creates an API whose answers travel over `wire`.
+    public init(wire: Wire) {
+        self.wire = wire
+    }
 
     /// Creates an API that waits on `clock`; see ``Network`` for latency and failures.
     public init(clock: any Clock<Duration>, network: Network) {
-        self.clock = clock
-        self.network = network
-        self.operations = nil
+        self.init(wire: Wire(clock: clock, network: network))
     }
 
     /// Creates an API whose requests each wait until an explorer answers
     /// them (`explore` in `AsyncStateControls`), so it can try every order
-    /// in which they come back.
-    public init(answering operations: ControlledOperations) {
-        self.clock = ContinuousClock()
-        self.network = nil
-        self.operations = operations
+    /// in which they come back; see ``Wire/init(answering:failing:)``.
+    public init(answering operations: ControlledOperations, failing: [String: Set<Int>] = [:]) {
+        self.init(wire: Wire(answering: operations, failing: failing))
     }
 
     /// The signed-in user's name and where they are; `visit` counts the
@@ -98,25 +95,12 @@ public struct DemoAPI: Sendable {
         let words = ["swift", "swiftui", "switch", "swim", "sweet", "sword", "swan", "swap", "sway"]
         let hits = words.filter { $0.hasPrefix(query.lowercased()) }
         let pages = stride(from: 0, to: hits.count, by: 2).map { Array(hits[$0..<min($0 + 2, hits.count)]) }
-        let plans = pages.map { _ in network?.plan(for: "catalog") ?? Network.Plan(latency: .zero, failure: nil) }
-        return CatalogPages(clock: clock, pages: pages, latencies: plans.map(\.latency), failures: plans.map(\.failure))
+        return CatalogPages(pages: pages, deliveries: pages.map { _ in wire.delivery(for: "catalog") })
     }
 
     @MainActor
     private func respond<Value>(to request: String, slowdown: Double = 1, _ value: () -> Value) async throws(Failure) -> Value {
-        if let operations {
-            await operations.operation(request, returning: ())()
-            return value()
-        }
-        guard let network else { return value() }
-        let plan = network.plan(for: request)
-        do {
-            try await clock.sleep(for: plan.latency * slowdown)
-        } catch {
-            // Cancelled while waiting; the load reports `.cancelled`, whatever is thrown here.
-            throw .offline
-        }
-        if let failure = plan.failure { throw failure }
+        try await wire.respond(to: request, slowdown: slowdown)
         return value()
     }
 }
@@ -134,15 +118,13 @@ public struct SearchResults: Equatable, Sendable, Codable, CustomStringConvertib
     public var description: String { "\(hits.count) hits for \(query.debugDescription)" }
 }
 
-/// The pages of a catalogue search: an `AsyncSequence` that waits each
-/// page's latency on the demo's clock, then yields it (or throws its failure).
+/// The pages of a catalogue search: an `AsyncSequence` that waits for each
+/// page's delivery, then yields it (or throws its failure).
 public struct CatalogPages: AsyncSequence, Sendable {
     public typealias Element = [String]
 
-    let clock: any Clock<Duration>
     let pages: [[String]]
-    let latencies: [Duration]
-    let failures: [DemoAPI.Failure?]
+    let deliveries: [Delivery]
 
     public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         let pages: CatalogPages
@@ -151,8 +133,7 @@ public struct CatalogPages: AsyncSequence, Sendable {
         public mutating func next() async throws -> [String]? {
             guard index < pages.pages.count else { return nil }
             defer { index += 1 }
-            try await pages.clock.sleep(for: pages.latencies[index])
-            if let failure = pages.failures[index] { throw failure }
+            try await pages.deliveries[index].arrive()
             return pages.pages[index]
         }
     }

@@ -65,8 +65,14 @@ public struct OptimisticFeature: Reducer {
 
     let server: PostsServer
 
+    /// A feature whose server answers over `wire`.
+    public init(wire: Wire) {
+        server = PostsServer(wire: wire)
+    }
+
+    /// A feature whose server answers after `network`'s latencies on `clock`.
     public init(clock: any Clock<Duration>, network: Network) {
-        server = PostsServer(clock: clock, network: network)
+        self.init(wire: Wire(clock: clock, network: network))
     }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -94,32 +100,20 @@ public struct OptimisticFeature: Reducer {
 @MainActor
 public final class PostsServer: Sendable {
     private var posts: [OptimisticFeature.Post] = (1...3).map { .init(id: $0, title: "Post \($0)") }
-    private let clock: any Clock<Duration>
-    private let network: Network
+    private let wire: Wire
 
-    nonisolated init(clock: any Clock<Duration>, network: Network) {
-        self.clock = clock
-        self.network = network
+    nonisolated init(wire: Wire) {
+        self.wire = wire
     }
 
     func posts() async throws(DemoAPI.Failure) -> [OptimisticFeature.Post] {
         let snapshot = posts
-        try await respond(to: "posts")
+        try await wire.respond(to: "posts")
         return snapshot
     }
 
     func apply(_ edit: OptimisticFeature.PostEdit) async throws(DemoAPI.Failure) {
-        try await respond(to: "edit")
+        try await wire.respond(to: "edit")
         _ = edit.apply(to: &posts)
-    }
-
-    private func respond(to request: String) async throws(DemoAPI.Failure) {
-        let plan = network.plan(for: request)
-        do {
-            try await clock.sleep(for: plan.latency)
-        } catch {
-            throw .offline // Cancelled while waiting; the load reports `.cancelled`.
-        }
-        if let failure = plan.failure { throw failure }
     }
 }

@@ -42,8 +42,14 @@ public struct PagesFeature: Reducer {
 
     let server: PagesServer
 
+    /// A list whose server answers over `wire`.
+    public init(wire: Wire) {
+        server = PagesServer(wire: wire)
+    }
+
+    /// A list whose server answers after `network`'s latencies on `clock`.
     public init(clock: any Clock<Duration>, network: Network) {
-        server = PagesServer(clock: clock, network: network)
+        self.init(wire: Wire(clock: clock, network: network))
     }
 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -72,20 +78,13 @@ public struct PagesFeature: Reducer {
 
 /// The pretend server of ``PagesFeature``: four pages of three rows.
 struct PagesServer: Sendable {
-    let clock: any Clock<Duration>
-    let network: Network
+    let wire: Wire
 
     static let pageCount = 4
 
     @MainActor
     func page(version: Int, at number: Int) async throws(DemoAPI.Failure) -> Pages<String, Int> {
-        let plan = network.plan(for: "page")
-        do {
-            try await clock.sleep(for: plan.latency)
-        } catch {
-            throw .offline // Cancelled while waiting; the load reports `.cancelled`.
-        }
-        if let failure = plan.failure { throw failure }
+        try await wire.respond(to: "page")
         let rows = (1...3).map { "\(version).\((number - 1) * 3 + $0)" }
         return Pages(rows, next: number < Self.pageCount ? number + 1 : nil)
     }

@@ -130,9 +130,10 @@ public struct SocialFeature: Reducer {
     /// How old the feed may be when it appears before it reloads.
     let maxAge: Duration
 
-    /// A feed on `network`, whose requests wait on `clock`, stale after `maxAge`.
-    public init(clock: LoadClock, network: Network, maxAge: Duration = .seconds(60)) {
-        server = SocialServer(clock: clock, network: network)
+    /// A feed whose server answers over `wire`, retrying and stamping on
+    /// `clock`, stale after `maxAge`.
+    public init(clock: LoadClock, wire: Wire, maxAge: Duration = .seconds(60)) {
+        server = SocialServer(wire: wire)
         self.clock = clock
         self.maxAge = maxAge
         retry = RetryPolicy(attempts: 3, backoff: .exponential(initial: .milliseconds(400), maximum: .seconds(2)), clock: clock)
@@ -188,8 +189,8 @@ public struct SocialFeature: Reducer {
 extension SocialFeature {
     /// The feed with its detail children: each opened post's detail is a
     /// child of its own, with its own generations.
-    public static func screen(clock: LoadClock, network: Network, maxAge: Duration = .seconds(60)) -> some Reducer<State, Action> {
-        SocialFeature(clock: clock, network: network, maxAge: maxAge).forEach(
+    public static func screen(clock: LoadClock, wire: Wire, maxAge: Duration = .seconds(60)) -> some Reducer<State, Action> {
+        SocialFeature(clock: clock, wire: wire, maxAge: maxAge).forEach(
             \.details, action: Action.detail,
             extract: { if case .detail(let id, let load) = $0 { (id, load) } else { nil } }
         ) {
@@ -205,48 +206,48 @@ extension SocialFeature {
 @MainActor
 final class SocialServer: Sendable {
     private var posts: [SocialFeature.Post] = (1...12).map { .init(id: $0, likes: $0 % 4) }
-    private let clock: LoadClock
-    private let network: Network
+    private let wire: Wire
 
     static let pageSize = 4
 
-    nonisolated init(clock: LoadClock, network: Network) {
-        self.clock = clock
-        self.network = network
+    nonisolated init(wire: Wire) {
+        self.wire = wire
     }
 
     func posts(after cursor: Int?) async throws(DemoAPI.Failure) -> Pages<SocialFeature.Post, Int> {
         let start = cursor ?? 0
         let snapshot = Array(posts[start..<min(start + Self.pageSize, posts.count)])
-        try await respond(to: "posts")
+        try await wire.respond(to: "posts")
         let next = start + Self.pageSize < posts.count ? start + Self.pageSize : nil
         return Pages(snapshot, next: next)
     }
 
     func setLiked(_ id: Int, _ liked: Bool) async throws(DemoAPI.Failure) {
-        try await respond(to: "like")
+        try await wire.respond(to: "like")
         guard let index = posts.firstIndex(where: { $0.id == id }), posts[index].isLiked != liked else { return }
         posts[index].isLiked = liked
         posts[index].likes += liked ? 1 : -1
     }
 
     func search(_ query: String) async throws(DemoAPI.Failure) -> [Int] {
-        try await respond(to: "search")
+        try await wire.respond(to: "search")
         return posts.map(\.id).filter { "\($0)".hasPrefix(query) }
     }
 
     func detail(_ id: Int) async throws(DemoAPI.Failure) -> SocialFeature.Detail {
-        try await respond(to: "detail")
+        try await wire.respond(to: "detail")
         return SocialFeature.Detail(postID: id, comments: id * 2)
     }
+}
 
-    private func respond(to request: String) async throws(DemoAPI.Failure) {
-        let plan = network.plan(for: request)
-        do {
-            try await clock.sleep(for: plan.latency)
-        } catch {
-            throw .offline // Cancelled while waiting; the load reports `.cancelled`.
-        }
-        if let failure = plan.failure { throw failure }
+extension SocialFeature {
+    /// A feed on `network`, whose requests wait on `clock`, stale after `maxAge`.
+    public init(clock: LoadClock, network: Network, maxAge: Duration = .seconds(60)) {
+        self.init(clock: clock, wire: Wire(clock: clock, network: network), maxAge: maxAge)
+    }
+
+    /// ``screen(clock:wire:maxAge:)`` on `network`, its requests waiting on `clock`.
+    public static func screen(clock: LoadClock, network: Network, maxAge: Duration = .seconds(60)) -> some Reducer<State, Action> {
+        screen(clock: clock, wire: Wire(clock: clock, network: network), maxAge: maxAge)
     }
 }

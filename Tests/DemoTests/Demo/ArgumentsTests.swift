@@ -20,6 +20,7 @@ struct ArgumentsTests {
             (["feed", "--record", "feed.jsonl"], Arguments(command: .scenario("feed"), recordPath: "feed.jsonl")),
             (["replay", "feed.jsonl"], Arguments(command: .replay(path: "feed.jsonl"))),
             (["explore", "profile", "--broken"], Arguments(command: .explore("profile"), broken: true)),
+            (["explore", "pages"], Arguments(command: .explore("pages"))),
         ] as [([String], Arguments)])
     func valid(arguments: [String], expected: Arguments) throws {
         #expect(try Arguments.parse(arguments) == expected)
@@ -37,7 +38,10 @@ struct ArgumentsTests {
             (["--record", "x.jsonl"], "--record works with one scenario: asyncstate-demo <scenario> --record FILE"),
             (["feed", "--record"], "--record needs a value"),
             (["replay"], "replay needs a value"),
-            (["explore", "pages"], #"explore takes one of: profile, cancel, feed, save, not "pages""#),
+            (
+                ["explore", "lunch"],
+                #"explore takes one of: profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache, social, not "lunch""#
+            ),
             (["feed", "--broken"], "--broken works with explore only: asyncstate-demo explore profile --broken"),
             (["--seed"], "--seed needs a value"),
             (["--seed", "--json"], "--seed needs a value"),

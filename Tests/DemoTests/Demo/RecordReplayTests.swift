@@ -55,7 +55,11 @@ struct RecordReplayTests {
     }
 
     @Test(
-        "explore checks every ordering of each explorable scenario", arguments: [("profile", 3), ("cancel", 8), ("feed", 15), ("save", 6)])
+        "explore checks every ordering of every scenario",
+        arguments: [
+            ("profile", 3), ("feed", 15), ("search", 5), ("save", 6), ("cancel", 8), ("retry", 16), ("stream", 6), ("pages", 18),
+            ("optimistic", 105), ("cache", 9), ("social", 16),
+        ])
     func explores(name: String, orderings: Int) async throws {
         let exploration = try #require(Scenario.explorable(name))
         let output = LinesBox()
@@ -82,6 +86,11 @@ struct RecordReplayTests {
         #expect(output.lines[2] == "ordering: send(.appeared) → send(.reloadTapped) → answer profile #0 → answer profile #1")
         #expect(output.lines[3] == "minimized to 4 of 6 steps (it replays):")
         #expect(output.lines[4] == "  1. .profile(.started(#1))")
+    }
+
+    @Test("every scenario can be explored")
+    func everyScenarioExplorable() {
+        #expect(Scenario.explorations.map(\.name).sorted() == Scenario.all.map(\.name).sorted())
     }
 
     @Test("a scenario with no broken variant says so")
