@@ -21,6 +21,15 @@ package struct FieldLeaves: Equatable, Sendable {
     package init(_ value: Any) {
         entries = []
         flatten(value, path: "", depth: 0)
+        // Two leaves can print the same path (dictionary keys that print
+        // alike); a file keeps a state by paths, so each repeat is numbered:
+        // `tags[tag]`, `tags[tag] #2`.
+        var seen: [String: Int] = [:]
+        for index in entries.indices {
+            let count = seen[entries[index].path, default: 0] + 1
+            seen[entries[index].path] = count
+            if count > 1 { entries[index].path += " #\(count)" }
+        }
     }
 
     private mutating func flatten(_ value: Any, path: String, depth: Int) {

@@ -165,7 +165,11 @@ package enum ValueDump {
     /// collection whose order is part of its value, such as `KeyedStates`.
     static func keyValuePairs(of value: Any, _ mirror: Mirror) -> [(key: String, value: Any)] {
         let pairs = dictionaryPairs(mirror).map { (key: renderOneLine($0.key), value: $0.value) }
-        return value is any OrderedKeyValuePairs ? pairs : pairs.sorted { $0.key < $1.key }
+        guard !(value is any OrderedKeyValuePairs) else { return pairs }
+        // Keys that print alike are ordered by their values' text, so the
+        // order does not depend on the dictionary's, which changes with its
+        // capacity and, across processes, with the hashing seed.
+        return pairs.sorted { $0.key != $1.key ? $0.key < $1.key : renderOneLine($0.value) < renderOneLine($1.value) }
     }
 
     static func dictionaryPairs(_ mirror: Mirror) -> [(key: Any, value: Any)] {

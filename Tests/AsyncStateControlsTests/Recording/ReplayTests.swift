@@ -33,6 +33,33 @@ struct ReplayTests {
         #expect(replayed.steps.map(\.state) == recording.steps.map(\.state))
     }
 
+    /// A key whose mirror hides what tells it apart, so every tag prints `Tag()`.
+    struct Tag: Hashable, CustomReflectable {
+        var id: Int
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+    }
+
+    @Test("keys that print alike: the fields keep one order whatever the dictionary's, and a file replays without diverging")
+    func keysThatPrintAlike() throws {
+        var small: [Tag: Int] = [:]
+        var large: [Tag: Int] = [:]
+        large.reserveCapacity(1_000)
+        for id in 0..<8 { small[Tag(id: id)] = id }
+        for id in (0..<8).reversed() { large[Tag(id: id)] = id }
+        #expect(FieldLeaves(small) == FieldLeaves(large))
+        let tag = "[\(String(reflecting: Tag.self))]"
+        #expect(FieldLeaves(small).entries.prefix(3).map { "\($0.path): \($0.text)" } == ["\(tag): 0", "\(tag) #2: 1", "\(tag) #3: 2"])
+
+        let bump = Reduce<[Tag: Int], Int> { tags, id in
+            tags[Tag(id: id), default: 0] += 10
+            return .none
+        }
+        let recording = Recording(replaying: [3, 5, 3], from: small, through: bump)
+        let transcript = try RecordingTranscript<Int>(jsonLines: try recording.jsonLines())
+        let replayed = try transcript.replay(from: large, through: bump)
+        #expect(replayed.steps.map(\.state) == recording.steps.map(\.state))
+    }
+
     @Test("a replay through the same reducer gives the recorded states")
     func replays() throws {
         let recording = recording()
