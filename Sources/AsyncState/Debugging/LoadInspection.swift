@@ -6,6 +6,8 @@ package enum LoadInspection {
     package struct Event: Equatable, Sendable {
         package enum Kind: Equatable, Sendable {
             case started, queued, planned, retrying, progress, finished, failed, cancelled
+            /// An optimistic edit's request succeeded.
+            case confirmed
         }
 
         package var id: LoadID
@@ -14,7 +16,7 @@ package enum LoadInspection {
         /// Whether it reports how a load (or one of its attempts) went.
         package var isResult: Bool {
             switch kind {
-            case .progress, .finished, .failed, .cancelled, .retrying: true
+            case .progress, .finished, .confirmed, .failed, .cancelled, .retrying: true
             case .started, .queued, .planned: false
             }
         }
@@ -132,7 +134,7 @@ extension LoadAction: InspectableLoadAction {
         case .edit(let edit):
             switch edit {
             case .started(let id, _): .init(id: id, kind: .started)
-            case .confirmed(let id): .init(id: id, kind: .finished)
+            case .confirmed(let id): .init(id: id, kind: .confirmed)
             case .failed(let id, _): .init(id: id, kind: .failed)
             case .cancelled(let id): .init(id: id, kind: .cancelled)
             case .retrying(let id, _): .init(id: id, kind: .retrying)
@@ -156,7 +158,7 @@ extension Loadable: InspectableLoadable {
     package func lostConfirmedEdit(before: any InspectableLoadable, event: LoadInspection.Event) -> String? {
         guard let before = before as? Self, let edits = before._layers?._contents._edits else { return nil }
         var owed = edits._unreflected
-        if event.kind == .finished, let index = edits._pendingIDs.firstIndex(of: event.id) {
+        if event.kind == .confirmed, let index = edits._pendingIDs.firstIndex(of: event.id) {
             owed.append(edits._pendingEdits[index])
         }
         guard !owed.isEmpty else { return nil }

@@ -41,7 +41,7 @@ enum KitInvariant: String, CaseIterable, Sendable {
         if event.kind == .failed, !isDropped, ValueDump.renderOneLine(action).contains("CancellationError") {
             return (.cancellationIsNotFailure, "a cancelled load was shown as failed: \(ValueDump.renderOneLine(action))")
         }
-        if event.kind == .finished || event.kind == .progress, !isDropped {
+        if [.finished, .progress, .confirmed].contains(event.kind), !isDropped {
             for entry in loadablesAfter {
                 guard let earlier = loadablesBefore.first(where: { $0.path == entry.path }),
                     let lost = entry.loadable.base.lostConfirmedEdit(before: earlier.loadable.base, event: event)

@@ -171,21 +171,23 @@ struct RecordingModelTests {
     @Test("loads and optimistic edits in any order: the kit loses no confirmed edit, and a reducer that drops them is caught")
     func confirmedEdits() async {
         var brokenCaught = 0
-        await RandomizedRun(defaultCount: 1_000, maximum: 200).playSequences { seed in
+        await RandomizedRun(defaultCount: 1_000, maximum: 1_000).playSequences { seed in
             var random = SplitMix64(seed: seed)
             var actions: [FlagsAction] = []
             for _ in 0..<(Int(random.next() % 40) + 1) {
-                let id = LoadID(random.next() % 6 + 1)
+                // Loads #1–#3, edits #4–#6: a store never gives a load and an edit one ID.
+                let load = LoadID(random.next() % 3 + 1)
+                let edit = LoadID(random.next() % 3 + 4)
                 let flags = (0..<3).map { _ in random.next() % 2 == 0 }
                 switch random.next() % 9 {
-                case 0, 1: actions.append(.started(id))
-                case 2: actions.append(.finished(id, flags))
-                case 3: actions.append(.progress(id, flags))
-                case 4: actions.append(.failed(id, .boom))
-                case 5: actions.append(.cancelled(id))
-                case 6: actions.append(.edit(.started(id, AnyEdit(SwitchOn(flag: Int(random.next() % 3))))))
-                case 7: actions.append(.edit(.confirmed(id)))
-                default: actions.append(random.next() % 2 == 0 ? .edit(.failed(id, .boom)) : .edit(.cancelled(id)))
+                case 0, 1: actions.append(.started(load))
+                case 2: actions.append(.finished(load, flags))
+                case 3: actions.append(.progress(load, flags))
+                case 4: actions.append(.failed(load, .boom))
+                case 5: actions.append(.cancelled(load))
+                case 6: actions.append(.edit(.started(edit, AnyEdit(SwitchOn(flag: Int(random.next() % 3))))))
+                case 7: actions.append(.edit(.confirmed(edit)))
+                default: actions.append(random.next() % 2 == 0 ? .edit(.failed(edit, .boom)) : .edit(.cancelled(edit)))
                 }
             }
             let kit = Reduce<Flags, FlagsAction> { state, action in state.reduce(action) }
