@@ -29,8 +29,27 @@ package enum LoadInspection {
         package var liveIDs: [LoadID]
         /// `.some(id)` while invalidated, `id` the newest load then.
         package var invalidatedBefore: LoadID??
+        /// The newest load and the newest edit it ever started: IDs are
+        /// unique in a store, so two loadables with the same ones (and one
+        /// of them set) are one loadable at two moments.
+        package var newestLoadID: LoadID?
+        package var newestEditID: LoadID?
+        /// Whether its path names a place rather than the loadable — an
+        /// array position, or a dictionary key printed like another (`[k] #2`)
+        /// — so the loadable at the same path a step later may be another.
+        package var isAtPosition = false
         /// The loadable itself, for the checks that compare it with itself a step earlier.
         package var base: any InspectableLoadable
+
+        /// This loadable as it was in `before` (the loadables of the state a
+        /// step earlier): the one at the same path, unless the path is a
+        /// position and the one there now is another.
+        package func earlier(in before: [(path: String, loadable: Loadable)], at path: String) -> Loadable? {
+            guard let earlier = before.first(where: { $0.path == path })?.loadable else { return nil }
+            guard isAtPosition || earlier.isAtPosition else { return earlier }
+            let sameLoads = newestLoadID == earlier.newestLoadID && newestEditID == earlier.newestEditID
+            return sameLoads && (newestLoadID != nil || newestEditID != nil) ? earlier : nil
+        }
     }
 
     /// The load action inside `action` — the first one a walk of its
@@ -44,10 +63,22 @@ package enum LoadInspection {
         event(of: action)?.id
     }
 
-    /// Every loadable in `state`, by path (as diffs name it).
+    /// Every loadable in `state`, by path (as diffs name it; an element of
+    /// `Identifiable` type by its ID: `rows[id: 7]`).
     package static func loadables(in state: Any) -> [(path: String, loadable: Loadable)] {
         var found: [(String, Loadable)] = []
-        collect(state, path: "", depth: 0, into: &found)
+        collect(state, path: "", depth: 0, isAtPosition: false, into: &found)
+        // A path printed twice (keys that print alike) names a place; its
+        // repeats are numbered, as a recording file numbers them.
+        let counts = Dictionary(found.map { ($0.0, 1) }, uniquingKeysWith: +)
+        var seen: [String: Int] = [:]
+        for index in found.indices where counts[found[index].0, default: 0] > 1 {
+            let path = found[index].0
+            let count = seen[path, default: 0] + 1
+            seen[path] = count
+            found[index].1.isAtPosition = true
+            if count > 1 { found[index].0 = path + " #\(count)" }
+        }
         return found
     }
 
@@ -68,39 +99,55 @@ package enum LoadInspection {
         return nil
     }
 
-    private static func collect(_ value: Any, path: String, depth: Int, into found: inout [(String, Loadable)]) {
+    private static func collect(_ value: Any, path: String, depth: Int, isAtPosition: Bool, into found: inout [(String, Loadable)]) {
         if let loadable = value as? any InspectableLoadable {
-            found.append((path, loadable.inspected))
+            var inspected = loadable.inspected
+            inspected.isAtPosition = isAtPosition
+            found.append((path, inspected))
             return
         }
         guard depth < ValueDump.depthLimit, ValueDump.leafText(value) == nil else { return }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional:
-            if let some = mirror.children.first { collect(some.value, path: path, depth: depth + 1, into: &found) }
+            if let some = mirror.children.first {
+                collect(some.value, path: path, depth: depth + 1, isAtPosition: isAtPosition, into: &found)
+            }
         case .collection:
             for (index, child) in mirror.children.enumerated() {
-                collect(child.value, path: path + "[\(index)]", depth: depth + 1, into: &found)
+                if let element = child.value as? any Identifiable {
+                    collect(
+                        child.value, path: path + "[id: \(idText(element))]", depth: depth + 1, isAtPosition: isAtPosition,
+                        into: &found)
+                } else {
+                    collect(child.value, path: path + "[\(index)]", depth: depth + 1, isAtPosition: true, into: &found)
+                }
             }
         case .dictionary:
             for pair in ValueDump.keyValuePairs(of: value, mirror) {
-                collect(pair.value, path: path + "[\(pair.key)]", depth: depth + 1, into: &found)
+                collect(pair.value, path: path + "[\(pair.key)]", depth: depth + 1, isAtPosition: isAtPosition, into: &found)
             }
         case .struct, .class, .tuple:
             for field in ValueDump.fields(mirror) {
                 let label = field.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "?"
-                collect(field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1, into: &found)
+                collect(
+                    field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1, isAtPosition: isAtPosition,
+                    into: &found)
             }
         case .enum:
             // A screen in one of its cases (`.list(Loadable)`) holds its
             // loadables in the case's payload, at `path.list`.
             guard let payload = mirror.children.first else { return }
             let casePath = payload.label.map { path.isEmpty ? $0 : path + "." + $0 } ?? path
-            collect(payload.value, path: casePath, depth: depth + 1, into: &found)
+            collect(payload.value, path: casePath, depth: depth + 1, isAtPosition: isAtPosition, into: &found)
         default:
             break
         }
     }
+}
+
+private func idText(_ element: some Identifiable) -> String {
+    ValueDump.renderOneLine(element.id)
 }
 
 /// A load action, readable by ``LoadInspection`` whatever its types.
@@ -152,7 +199,9 @@ extension Loadable: InspectableLoadable {
             live += layers._edits._pendingIDs
             live += layers._queued
         }
-        return LoadInspection.Loadable(liveIDs: live, invalidatedBefore: invalidatedBefore, base: self)
+        return LoadInspection.Loadable(
+            liveIDs: live, invalidatedBefore: invalidatedBefore, newestLoadID: _newestID,
+            newestEditID: _layers?._contents._edits._newestID, base: self)
     }
 
     package func lostConfirmedEdit(before: any InspectableLoadable, event: LoadInspection.Event) -> String? {

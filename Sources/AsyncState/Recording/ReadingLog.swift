@@ -73,8 +73,17 @@ final class ReadingLog: @unchecked Sendable {
 
     /// Forgets every reading and counts steps from zero again.
     func reset() {
-        withLock { readings.removeAll() }
-        publish(stepCount: 0)
+        // The count first: a reading between the two then counts from zero
+        // and stays, where one noted after the old count would be misplaced.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let published = _publishedStepCount {
+            unsafeDowncast(published, to: PublishedStepCount.self).value.store(0, ordering: .releasing)
+            withLock { readings.removeAll() }
+        } else {
+            withLock {
+                readings.removeAll()
+                lockedStepCount = 0
+            }
+        }
     }
 
     /// Says how many steps are recorded; called by the recording store only.

@@ -122,8 +122,9 @@ public struct ExplorationReport<State, Action> {
     public internal(set) var stepCount = 0
     /// Whether every ordering ran: `false` when the bound stopped the search.
     public internal(set) var isComplete = true
-    /// What was checked on every state, in that order: the kit's promises
-    /// ("no stale result wins", …), then your invariants' names.
+    /// What was checked: the kit's promises ("no stale result wins", …;
+    /// "nothing stuck loading" at the end of each ordering, the others on
+    /// every step), then your invariants' names.
     public internal(set) var promises: [String] = []
     /// The first ordering that broke an invariant, or `nil`.
     public internal(set) var failure: ExplorationFailure<State, Action>?

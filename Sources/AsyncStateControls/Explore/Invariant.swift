@@ -43,18 +43,15 @@ enum KitInvariant: String, CaseIterable, Sendable {
         }
         if [.finished, .progress, .confirmed].contains(event.kind), !isDropped {
             for entry in loadablesAfter {
-                guard let earlier = loadablesBefore.first(where: { $0.path == entry.path }),
-                    let lost = entry.loadable.base.lostConfirmedEdit(before: earlier.loadable.base, event: event)
+                guard let earlier = entry.loadable.earlier(in: loadablesBefore, at: entry.path),
+                    let lost = entry.loadable.base.lostConfirmedEdit(before: earlier.base, event: event)
                 else { continue }
                 return (.noConfirmedEditLost, "\(entry.path.isEmpty ? "the state" : entry.path): \(lost)")
             }
         }
         if event.kind == .finished, !isDropped {
-            let invalidatedBefore = Dictionary(
-                loadablesBefore.compactMap { entry in entry.loadable.invalidatedBefore.map { (entry.path, $0) } },
-                uniquingKeysWith: { first, _ in first })
             for entry in loadablesAfter where entry.loadable.invalidatedBefore == nil {
-                guard let newest = invalidatedBefore[entry.path] else { continue }
+                guard let newest = entry.loadable.earlier(in: loadablesBefore, at: entry.path)?.invalidatedBefore else { continue }
                 if let newest, event.id <= newest {
                     return (
                         .noInvalidationLost,

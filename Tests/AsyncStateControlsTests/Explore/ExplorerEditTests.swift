@@ -78,6 +78,81 @@ struct LikesFeature: Reducer {
     }
 }
 
+/// An inbox of rows, each its own loadable message; starring one is an
+/// optimistic edit, and once the server confirms it the row moves out of the
+/// inbox into `starred` — a correct reducer, whose rows change places.
+enum StarredInbox {
+    struct Message: Equatable, Sendable {
+        var id: Int
+        var isStarred = false
+    }
+
+    struct Star: Edit, CustomStringConvertible {
+        func apply(to message: inout Message) -> Bool {
+            message.isStarred = true
+            return true
+        }
+
+        var description: String { "star" }
+    }
+
+    /// A row known by its place in the array only.
+    struct Row: Equatable {
+        var id: Int
+        var message: Loadable<Message, SearchFailure>
+    }
+
+    /// The same row, `Identifiable`: known by its ID.
+    struct IdentifiedRow: Equatable, Identifiable {
+        var id: Int
+        var message: Loadable<Message, SearchFailure>
+    }
+
+    struct State<Element: Equatable>: Equatable {
+        var rows: [Element]
+        var starred: [Message] = []
+    }
+
+    enum Action: Equatable {
+        case star(Int)
+        case row(Int, LoadAction<Message, SearchFailure>)
+    }
+
+    static func rows() -> State<Row> { State(rows: [1, 2].map { Row(id: $0, message: Loadable(value: Message(id: $0))) }) }
+
+    static func identifiedRows() -> State<IdentifiedRow> {
+        State(rows: [1, 2].map { IdentifiedRow(id: $0, message: Loadable(value: Message(id: $0))) })
+    }
+}
+
+/// The inbox over either kind of row.
+struct StarredInboxReducer<Element: Equatable>: Reducer {
+    typealias State = StarredInbox.State<Element>
+    typealias Action = StarredInbox.Action
+
+    let starred: @Sendable () async -> Void
+    let id: (Element) -> Int
+    let message: WritableKeyPath<Element, Loadable<StarredInbox.Message, SearchFailure>>
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .star(let rowID):
+            guard let index = state.rows.firstIndex(where: { id($0) == rowID }) else { return .none }
+            let starred = starred
+            return state.rows[index][keyPath: message].edit(
+                { .row(rowID, $0) }, StarredInbox.Star(), LoadRequest { () async throws(SearchFailure) in await starred() })
+        case .row(let rowID, let load):
+            guard let index = state.rows.firstIndex(where: { id($0) == rowID }) else { return .none }
+            let effect = state.rows[index][keyPath: message].reduce(load).map { Action.row(rowID, $0) }
+            if case .edit(.confirmed) = load, let confirmed = state.rows[index][keyPath: message].value {
+                state.starred.append(confirmed)
+                state.rows.remove(at: index)
+            }
+            return effect
+        }
+    }
+}
+
 @Suite("Exploring optimistic edits")
 @MainActor
 struct ExplorerEditTests {
@@ -102,5 +177,19 @@ struct ExplorerEditTests {
         #expect(failure.message == "posts: confirmed edit like(1) missing from its value")
         #expect(failure.ordering == ["send(.refresh)", "send(.like(1))", "answer like #0", "answer fetch #0"])
         #expect(failure.minimized.steps.last?.state.posts.value?.first?.isLiked == false)
+    }
+
+    @Test("a row that leaves its array when its edit is confirmed loses nothing, known by place or by ID")
+    func rowLeavesArray() async {
+        let byPlace = await explore(StarredInbox.rows(), script: [.star(1)]) { operations in
+            StarredInboxReducer<StarredInbox.Row>(
+                starred: operations.operation("star", returning: ()), id: \.id, message: \.message)
+        }
+        #expect(byPlace.failure == nil, "\(byPlace.failure.map { "\($0.invariant): \($0.message)" } ?? "")")
+        let byID = await explore(StarredInbox.identifiedRows(), script: [.star(1)]) { operations in
+            StarredInboxReducer<StarredInbox.IdentifiedRow>(
+                starred: operations.operation("star", returning: ()), id: \.id, message: \.message)
+        }
+        #expect(byID.failure == nil, "\(byID.failure.map { "\($0.invariant): \($0.message)" } ?? "")")
     }
 }
