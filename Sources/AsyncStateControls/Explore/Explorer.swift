@@ -282,8 +282,14 @@ final class OrderingRun<R: Reducer> {
 
     /// Lets effects run until each is waiting for an answer, asleep on the
     /// clock, or waiting for another effect; `false` if that never happens.
+    /// One quiet round is enough, where `waitUntilIdle` asks for eight: the
+    /// test is exact here — an effect counts as running from the moment a
+    /// choice starts or wakes it until it waits on a call, the clock or
+    /// another effect again, and the explorer controls all three — so the
+    /// extra rounds only guarded against work it cannot see (a quarter of
+    /// the cost of an ordering).
     private func settle() async -> Bool {
-        await yieldUntilSettled(quietRounds: 3, maximumRounds: 100_000, fingerprint: fingerprint) {
+        await yieldUntilSettled(quietRounds: 1, maximumRounds: 100_000, fingerprint: fingerprint) {
             operations.board.waiting.count + clock.sleeperCount + store.waitingEffectCount >= store.runningEffectCount
         }
     }
