@@ -115,7 +115,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
             _registrar.access(self, keyPath: _keysChanged)
             return nil
         }
-        entry._loads.registerPresence()
+        // At +0: `entry` is held, and holds its `let _loads`.
+        SharedLoads.registerPresence(of: Unmanaged.passUnretained(entry._loads))
         return entry
     }
 

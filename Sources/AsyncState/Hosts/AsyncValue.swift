@@ -110,12 +110,19 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         // readers is registered on without the store: effects reference the
         // store weakly, so every retain of it takes the slow path through a
         // side table, and a cache hit reads `value` (BENCHMARKS.md, issue 26).
-        if member.rawValue < _memberParts.count, let part = _memberParts[member.rawValue] {
-            let part = unsafeDowncast(part, to: ValuePart<Feature.State, Feature.Action, Part>.self)
-            if part._hasReaders {
-                part.registerAgain()
+        let index = member.rawValue
+        if index < _memberParts.count, _memberParts[index] != nil {
+            // Read in place, never bound to a name, so the part is not
+            // retained: on the hot path (a cache hit reads `value`) the
+            // reader registers at +0 — `_memberParts` holds the part, and
+            // registering changes no list.
+            if _memberParts[index]!._hasReaders {
+                ValuePart.registerAgain(
+                    Unmanaged.passUnretained(
+                        unsafeDowncast(_memberParts[index]!, to: ValuePart<Feature.State, Feature.Action, Part>.self)))
             } else {
-                part.register(value, on: _store)
+                unsafeDowncast(_memberParts[index]!, to: ValuePart<Feature.State, Feature.Action, Part>.self)
+                    .register(value, on: _store)
             }
         } else {
             _firstRead(value, member, path())

@@ -215,10 +215,10 @@ final class SharedLoads: Observable {
     /// Built once: a key path is costly to build on every access.
     private static let runningCountKeyPath = \SharedLoads.runningCount
     /// Built once per value: a static one costs a `swift_once` check on every hit.
-    @usableFromInline let _presenceKeyPath = \SharedLoads.presence
+    @usableFromInline nonisolated let _presenceKeyPath: KeyPath<SharedLoads, Void> & Sendable = \SharedLoads.presence
 
     /// What a reader of the value itself registers; only its identity matters.
-    @usableFromInline var presence: Void { () }
+    @usableFromInline nonisolated var presence: Void { () }
 
     /// Registers a reader of the value itself — a `Cache`'s reader of an
     /// entry — told only by ``announceRemoval()``. Here rather than on the
@@ -228,6 +228,16 @@ final class SharedLoads: Observable {
     @inlinable
     func registerPresence() {
         _registrar.access(self, keyPath: _presenceKeyPath)
+    }
+
+    /// ``registerPresence()`` through an unmanaged reference, at +0: read
+    /// from an entry the caller holds, `loads` was retained and released
+    /// around the call — a third of a `Cache` hit. Not isolated, so the
+    /// closure costs no executor check; it touches only `let`s of
+    /// `Sendable` types and the registrar, which is thread-safe.
+    @inlinable @inline(__always)
+    nonisolated static func registerPresence(of loads: Unmanaged<SharedLoads>) {
+        loads._withUnsafeGuaranteedRef { $0._registrar.access($0, keyPath: $0._presenceKeyPath) }
     }
 
     /// Tells the readers of the value itself that it left its host. Told

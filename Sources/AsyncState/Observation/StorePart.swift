@@ -78,7 +78,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     @usableFromInline let _registrar = ObservationRegistrar()
     /// What a reader registers, built once: a generic class's key path costs
     /// an allocation to build.
-    @usableFromInline let _key: KeyPath<ValuePart, Void>
+    @usableFromInline nonisolated let _key: KeyPath<ValuePart, Void> & Sendable
     /// Where the part is stored in the state, when it is a stored property
     /// (of a stored property…): read through a pointer rather than the key
     /// path, whose projection copies the whole state and looks up generic
@@ -127,9 +127,19 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
         _registrar.access(self, keyPath: _key)
     }
 
+    /// ``registerAgain()`` through an unmanaged reference, at +0: a part
+    /// read from a list its caller holds was retained and released around
+    /// the call — a sixth of a `Cache` hit. Not isolated, so the closure
+    /// costs no executor check; it touches only the thread-safe registrar
+    /// and a `Sendable` `let`.
+    @inlinable @inline(__always)
+    nonisolated static func registerAgain(_ part: Unmanaged<ValuePart>) {
+        part._withUnsafeGuaranteedRef { $0._registrar.access($0, keyPath: $0._key) }
+    }
+
     /// What `_key` points at; only its identity matters.
     @inlinable
-    var _observed: Void { () }
+    nonisolated var _observed: Void { () }
 
     @inlinable
     func announceChanges(in state: UnsafePointer<State>, on store: Store<State, Action>) -> Bool {
