@@ -113,7 +113,7 @@ extension Store {
         // nothing writes the state while readers are told (an action they
         // send is queued), and a reader that reads sees the same value.
         let state = _currentState
-        withUnsafePointer(to: state) { state in
+        withPointer(to: state) { state in
             while index < _listedParts.count {
                 let part = _listedParts[index]
                 if part._bitsOffset >= 0, part._hasReaders,

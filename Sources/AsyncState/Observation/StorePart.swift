@@ -113,7 +113,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
             _seen = value
             _hasReaders = true
             if _bitsOffset >= 0 {
-                _seenBits = withUnsafeBytes(of: value) { Self.bits(at: $0.baseAddress!, offset: 0, size: _bitsSize) }
+                _seenBits = withBytes(of: value) { Self.bits(at: $0.baseAddress!, offset: 0, size: _bitsSize) }
             }
         }
         store._list(self)
@@ -193,7 +193,7 @@ final class StatePart<State: Equatable, Action>: StorePart<State, Action> {
                     part._seen = store._currentState
                     part._hasReaders = true
                     if part._bitsOffset >= 0 {
-                        part._seenBits = withUnsafeBytes(of: store._currentState) {
+                        part._seenBits = withBytes(of: store._currentState) {
                             Self.bits(at: $0.baseAddress!, offset: 0, size: part._bitsSize)
                         }
                     }

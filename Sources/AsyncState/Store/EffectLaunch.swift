@@ -129,7 +129,7 @@ final class EffectLaunch {
     @inline(never)
     func effectBegan() {
         guard _token != nil else { return }
-        withUnsafeCurrentTask { task in
+        withCurrentTask { task in
             if _startsCancelled {
                 task?.cancel()
                 _startsCancelled = false

@@ -18,8 +18,14 @@ extension Store {
             // The effect is running synchronously right now, inside
             // `Task.immediate`, before the store has its task's handle.
             _launch.cancel()
-        } else if let index = _pending.firstIndex(where: { $0._token == token }) {
-            _pending[index]._isCancelled = true
+        } else {
+            // A loop, not `firstIndex(where:)`: a main-actor closure passed to
+            // the standard library checks its executor on every call (see
+            // `withPointer(to:_:)`).
+            for index in _pending.indices where _pending[index]._token == token {
+                _pending[index]._isCancelled = true
+                break
+            }
         }
     }
 }

@@ -94,9 +94,11 @@ extension Store {
         case .cancelLoad(let id, let newer):
             // A superseded load is cancelled if the load that superseded it
             // says so: the policy belongs to the newer start.
-            if let load = _loads[id], newer.map({ _loads[$0]?._cancelsEarlier ?? true }) ?? true {
-                cancelEffect(load._token)
-            }
+            // No `Optional.map` here: its closure would check its executor
+            // on every call (see `withPointer(to:_:)`).
+            var cancels = true
+            if let newer, let running = _loads[newer] { cancels = running._cancelsEarlier }
+            if cancels, let load = _loads[id] { cancelEffect(load._token) }
         case .joinLoad(let id):
             // The joiner waits in a task of its own, so cancelling the joiner's
             // `StoreTask` withdraws it at once without cancelling the shared
