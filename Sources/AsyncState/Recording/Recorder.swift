@@ -144,7 +144,10 @@ extension Store {
         _recorder = recorder
     }
 
-    /// Stops recording; what was recorded stays in the recorder.
+    /// Stops recording; what was recorded stays in the recorder. Stopped
+    /// while the store processes an action (from an observer, say), the
+    /// store keeps the recorder until it records or stops again, or goes:
+    /// the step being recorded may still be using it.
     public func stopRecording() {
         _recorder = nil
     }

@@ -37,8 +37,8 @@ final class RecordingBuffer<State, Action> {
     // initialized. Memory of its own, not an array: writing an array's
     // element checks that its buffer is unique and in bounds, a tenth of a
     // recorded step. Exclusivity checks off here and below: each access is
-    // one read or write, and none overlaps another (no callback runs inside
-    // `append`).
+    // one read or write, and none overlaps another (`append` runs no other
+    // code until its last step, where an overwritten action is destroyed).
     @exclusivity(unchecked) @usableFromInline var _entries: UnsafeMutablePointer<Entry>
     @exclusivity(unchecked) @usableFromInline var _entryCount = 0
     @exclusivity(unchecked) @usableFromInline var _allocatedCount: Int
@@ -130,9 +130,14 @@ final class RecordingBuffer<State, Action> {
             if let clock = _clock { _times.append(clock.now.offset) }
         } else {
             // In bounds: `_oldest` stays below `_entryCount`, all initialized.
-            _entries[_oldest] = entry
-            if let clock = _clock { _times[_oldest] = clock.now.offset }
-            _oldest = _oldest &+ 1 == _entryCount ? 0 : _oldest &+ 1
+            let position = _oldest
+            if let clock = _clock { _times[position] = clock.now.offset }
+            _oldest = position &+ 1 == _entryCount ? 0 : position &+ 1
+            // Written last: the overwritten action's deinit may run any code
+            // — stop this recording, or start another into this recorder —
+            // and nothing here touches the ring after it.
+            _entries[position] = entry
+            return _stepCount % Self.checkpointInterval == 0
         }
         return _stepCount % Self.checkpointInterval == 0
     }
@@ -140,6 +145,9 @@ final class RecordingBuffer<State, Action> {
     /// Copies the state, letting go of checkpoints no kept step needs.
     @inlinable
     func checkpoint(_ state: State) {
+        // Started afresh during the step (by an action's deinit): the
+        // checkpoint at step 0 is the new start's.
+        guard _stepCount > 0 else { return }
         _checkpointSteps.append(_stepCount)
         _checkpointStates.append(state)
         // Let go in batches, once twice as many as needed are kept: removing

@@ -82,6 +82,44 @@ struct RecorderTests {
         #expect(recording.readings.map(\.step) == [3_000])
     }
 
+    /// An action payload that runs code when the ring lets its step go.
+    final class Token: Sendable {
+        let onRelease: @Sendable () -> Void
+        init(onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+        deinit { onRelease() }
+    }
+
+    @Test("an action whose deinit stops the recording when the ring lets it go: the step completes, and the recorder is let go after")
+    func deinitStopsRecording() throws {
+        let store = Store(
+            initialState: 0,
+            reducer: Reduce<Int, Token> { count, _ in
+                count += 1
+                return .none
+            })
+        weak var released: Recorder<Int, Token>?
+        do {
+            // Held by the store alone: stopping the recording frees it and its ring.
+            let recorder = Recorder<Int, Token>(capacity: 1)
+            store.record(into: recorder)
+            released = recorder
+        }
+        // Held by the ring alone; its deinit runs inside `store.send`, on the main actor.
+        store.send(Token { [weak store] in MainActor.assumeIsolated { store?.stopRecording() } })
+        for _ in 1..<(1 + Recorder<Int, Token>.checkpointInterval) { store.send(Token(onRelease: {})) }
+        #expect(released?.stepCount == 65)
+        // The next step overwrites the first, whose token stops the recording:
+        // the step is recorded whole, and the store keeps the recorder until
+        // it records or stops again.
+        store.send(Token(onRelease: {}))
+        #expect(released?.stepCount == 66)
+        store.send(Token(onRelease: {}))
+        #expect(released?.stepCount == 66)
+        #expect(store.state == 67)
+        store.stopRecording()
+        #expect(released == nil)
+    }
+
     @Test("a capacity below one keeps one step")
     func capacityAtLeastOne() {
         #expect(Recorder<Int, Int>(capacity: 0).capacity == 1)
