@@ -224,17 +224,11 @@ final class SharedLoads: Observable {
     /// entry — told only by ``announceRemoval()``. Here rather than on the
     /// value's store, for the reason `_registrar` is: effects reference the
     /// store weakly, so touching it on a cache hit takes retains through a
-    /// side table (≈ 40 ns a hit; BENCHMARKS.md, issue 26).
-    @inlinable
-    func registerPresence() {
-        _registrar.access(self, keyPath: _presenceKeyPath)
-    }
-
-    /// ``registerPresence()`` through an unmanaged reference, at +0: read
-    /// from an entry the caller holds, `loads` was retained and released
-    /// around the call — a third of a `Cache` hit. Not isolated, so the
-    /// closure costs no executor check; it touches only `let`s of
-    /// `Sendable` types and the registrar, which is thread-safe.
+    /// side table (≈ 40 ns a hit; BENCHMARKS.md, issue 26). Through an
+    /// unmanaged reference, at +0: read from an entry the caller holds,
+    /// `loads` was retained and released around the call, a third of a hit.
+    /// Not isolated, so the closure costs no executor check; it touches only
+    /// `let`s of `Sendable` types and the registrar, which is thread-safe.
     @inlinable @inline(__always)
     nonisolated static func registerPresence(of loads: Unmanaged<SharedLoads>) {
         loads._withUnsafeGuaranteedRef { $0._registrar.access($0, keyPath: $0._presenceKeyPath) }

@@ -121,15 +121,9 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     }
 
     /// Registers a reader again, for a part that already has readers, so is
-    /// listed and holds what they read.
-    @inlinable
-    func registerAgain() {
-        _registrar.access(self, keyPath: _key)
-    }
-
-    /// ``registerAgain()`` through an unmanaged reference, at +0: a part
-    /// read from a list its caller holds was retained and released around
-    /// the call — a sixth of a `Cache` hit. Not isolated, so the closure
+    /// listed and holds what they read — through an unmanaged reference, at
+    /// +0: a part read from a list its caller holds was retained and released
+    /// around the call, a sixth of a `Cache` hit. Not isolated, so the closure
     /// costs no executor check; it touches only the thread-safe registrar
     /// and a `Sendable` `let`.
     @inlinable @inline(__always)

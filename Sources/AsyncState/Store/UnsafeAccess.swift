@@ -2,8 +2,8 @@
 ///
 /// A closure that touches main-actor state, passed straight to the standard
 /// library — a module built in the Swift 5 language mode — checks at run
-/// time, on every call, that it runs on the main actor: about 15 ns, three
-/// times a plain recorded `send` (BENCHMARKS.md, issue 27). Passed through
+/// time, on every call, that it runs on the main actor: about 15 ns, nearly
+/// three plain `send`s (BENCHMARKS.md, issue 27). Passed through
 /// these functions, written in Swift 6, it is checked where it is compiled
 /// instead: they hand the standard library a function value, not a closure
 /// formed on the main actor.
