@@ -215,10 +215,11 @@ final class SharedLoads: Observable {
     /// Built once: a key path is costly to build on every access.
     private static let runningCountKeyPath = \SharedLoads.runningCount
     /// Built once per value: a static one costs a `swift_once` check on every hit.
-    @usableFromInline nonisolated let _presenceKeyPath: KeyPath<SharedLoads, Void> & Sendable = \SharedLoads.presence
+    @usableFromInline nonisolated let _presenceKeyPath: KeyPath<SharedLoads, UInt8> & Sendable = \SharedLoads.presence
 
-    /// What a reader of the value itself registers; only its identity matters.
-    @usableFromInline nonisolated var presence: Void { () }
+    /// What a reader of the value itself registers; only its identity
+    /// matters. Stored, for the reason `Store._stateKey` is.
+    @usableFromInline nonisolated let presence: UInt8 = 0
 
     /// Registers a reader of the value itself — a `Cache`'s reader of an
     /// entry — told only by ``announceRemoval()``. Here rather than on the

@@ -47,7 +47,7 @@ extension Store {
             part._registerCurrentValue(part, self)
         } else {
             _isPossiblyObserved = true
-            _registrar.access(self, keyPath: _stateKeyPath)
+            _registrar.access(self, keyPath: _stateKey)
         }
     }
 
@@ -150,7 +150,7 @@ extension Store {
     @inlinable
     func announceStateChange() {
         _isPossiblyObserved = false
-        _registrar.willSet(self, keyPath: _stateKeyPath)
-        _registrar.didSet(self, keyPath: _stateKeyPath)
+        _registrar.willSet(self, keyPath: _stateKey)
+        _registrar.didSet(self, keyPath: _stateKey)
     }
 }

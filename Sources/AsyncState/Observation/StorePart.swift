@@ -78,7 +78,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     @usableFromInline let _registrar = ObservationRegistrar()
     /// What a reader registers, built once: a generic class's key path costs
     /// an allocation to build.
-    @usableFromInline nonisolated let _key: KeyPath<ValuePart, Void> & Sendable
+    @usableFromInline nonisolated let _key: KeyPath<ValuePart, UInt8> & Sendable
     /// Where the part is stored in the state, when it is a stored property
     /// (of a stored property…): read through a pointer rather than the key
     /// path, whose projection copies the whole state and looks up generic
@@ -131,9 +131,11 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
         part._withUnsafeGuaranteedRef { $0._registrar.access($0, keyPath: $0._key) }
     }
 
-    /// What `_key` points at; only its identity matters.
-    @inlinable
-    nonisolated var _observed: Void { () }
+    /// What `_key` points at; only its identity matters. A stored byte, not
+    /// a computed property: a key path to a generic class's computed
+    /// property hashes its getter and generic arguments on every lookup in
+    /// the registrar (see `Store._stateKey`).
+    @usableFromInline nonisolated let _observed: UInt8 = 0
 
     @inlinable
     func announceChanges(in state: UnsafePointer<State>, on store: Store<State, Action>) -> Bool {
@@ -193,7 +195,7 @@ final class StatePart<State: Equatable, Action>: StorePart<State, Action> {
                     }
                 }
                 store._list(part)
-                store._registrar.access(store, keyPath: store._stateKeyPath)
+                store._registrar.access(store, keyPath: store._stateKey)
             })
         // A state of plain data in a word is compared by its bits first, as a
         // small part is (see `_bitsOffset`).
@@ -208,7 +210,7 @@ final class StatePart<State: Equatable, Action>: StorePart<State, Action> {
     override func announceAll(on store: Store<State, Action>) {
         _seen = nil
         _hasReaders = false
-        store._registrar.willSet(store, keyPath: store._stateKeyPath)
-        store._registrar.didSet(store, keyPath: store._stateKeyPath)
+        store._registrar.willSet(store, keyPath: store._stateKey)
+        store._registrar.didSet(store, keyPath: store._stateKey)
     }
 }

@@ -31,7 +31,8 @@ final class EffectLaunch {
     /// run when its start returns, is cancelled through its handle then.
     @exclusivity(unchecked) @usableFromInline var _startsCancelled = false
     /// The task the effect runs in, from its first step until its start
-    /// returns; `nil` before its task has run.
+    /// returns; `0` before its task has run. An `UnsafeCurrentTask?` kept as
+    /// its bits, which own nothing (see `recordedTask`).
     ///
     /// `UnsafeCurrentTask`'s documentation says not to store one for use
     /// outside `withUnsafeCurrentTask`'s closure, and leaves such use
@@ -40,16 +41,19 @@ final class EffectLaunch {
     /// does not reach: `cancel()` below calls the task's `cancel()` — an
     /// operation `Task` has too, which that documentation allows from any
     /// task — only while the task is certainly alive and running. Its first
-    /// step set `_task`; it has not ended (`_hasEnded`, set by the store with
-    /// the effect's last step, after which none of its code runs); and until
-    /// `endLaunch` clears `_task`, `Task.immediate` has not returned, so the
-    /// task is still executing synchronously beneath every caller of
+    /// step set `_taskBits`; it has not ended (`_hasEnded`, set by the store
+    /// with the effect's last step, after which none of its code runs); and
+    /// until `end` clears `_taskBits`, `Task.immediate` has not returned, so
+    /// the task is still executing synchronously beneath every caller of
     /// `cancel()` — itself, or a task it started that runs inside it — and
     /// `Task.immediate` still holds the task it created. The alternative,
     /// recording a hash of the task and cancelling only when the current task
     /// is that one, left a load cancelled from a task it started to run on
     /// uncancelled until its start returned: with `Task.immediate` it then
     /// reported `.finished` where `Task {}` reported `.cancelled`.
+    @exclusivity(unchecked) @usableFromInline var _taskBits: UInt = 0
+    /// The same, where an `UnsafeCurrentTask?` is not one word (no Swift
+    /// release so far): stored as itself.
     @exclusivity(unchecked) @usableFromInline var _task: UnsafeCurrentTask?
     /// How the store starts effects' tasks (`startTask`).
     @exclusivity(unchecked) @usableFromInline var _start = EffectStart.preferred
@@ -73,6 +77,7 @@ final class EffectLaunch {
     func end() -> (hasEnded: Bool, isOwedCancellation: Bool) {
         let result = (_hasEnded, _startsCancelled)
         _token = nil
+        _taskBits = 0
         _task = nil
         _startsCancelled = false
         return result
@@ -134,8 +139,22 @@ final class EffectLaunch {
                 task?.cancel()
                 _startsCancelled = false
             }
-            _task = task
+            // Its bits, not the value: `UnsafeCurrentTask` is resilient, and
+            // storing an optional one copied it through the runtime's generic
+            // `Optional` witnesses — 200 instructions, 3% of a load that
+            // answers at once (BENCHMARKS.md, issue 25).
+            let bits = withBytes(of: task) { $0.count == MemoryLayout<UInt>.size ? $0.load(as: UInt.self) : nil }
+            if let bits { _taskBits = bits } else { _task = task }
         }
+    }
+
+    /// The task `_taskBits` or `_task` records, as a value of its own: a copy
+    /// that retains the task for as long as it is used, read from bits that
+    /// own nothing — `nil` if none is recorded.
+    @usableFromInline
+    var recordedTask: UnsafeCurrentTask? {
+        if _taskBits == 0 { return _task }
+        return withBytes(of: _taskBits) { $0.load(as: UnsafeCurrentTask?.self) }
     }
 
     /// Cancels the effect being launched: its task at once, whether this
@@ -146,7 +165,7 @@ final class EffectLaunch {
     @usableFromInline
     func cancel() {
         guard !_hasEnded else { return }
-        if let task = _task {
+        if let task = recordedTask {
             task.cancel()
         } else {
             _startsCancelled = true

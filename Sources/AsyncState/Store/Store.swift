@@ -83,6 +83,15 @@ public final class Store<State, Action>: Observable {
     @usableFromInline let _registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
     @usableFromInline let _stateKeyPath: KeyPath<Store, State>
+    /// What readers of the whole state register: a path to a stored byte, not
+    /// `_stateKeyPath` — a computed property of a generic class, whose
+    /// key path hashes its getter and generic arguments each time the
+    /// registrar looks it up (a reader, a `willSet`, a `didSet`): 230
+    /// instructions a re-armed send, which an `@Observable` class's path to
+    /// a stored property does not pay. Only its identity matters.
+    @usableFromInline let _stateKey: KeyPath<Store, UInt8>
+    /// What `_stateKey` points at.
+    @usableFromInline let _stateMark: UInt8 = 0
     /// Set when someone reads `state`, cleared when a change is announced. An
     /// observer registers by reading, and every observation (SwiftUI's,
     /// `withObservationTracking`'s) ends at the first change it is told of, so
@@ -302,6 +311,7 @@ public final class Store<State, Action>: Observable {
         self._reducer = reduce
         self._nextLoadID = firstLoadID
         self._stateKeyPath = \Store.state
+        self._stateKey = \Store._stateMark
     }
 
     isolated deinit {
