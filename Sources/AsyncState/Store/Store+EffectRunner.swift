@@ -123,7 +123,10 @@ extension Store {
     /// policy, and enters it in the tables.
     @inlinable
     func scheduleLoad(_ load: Effect<Action>.Load, _ id: LoadID) {
-        let body = load._start(id, _loadReporter, &_queue)
+        // The reporter at +0 (a retain and a release a load fewer): the
+        // store holds it for its whole life once made.
+        if _unretainedLoadReporter == nil { _ = _loadReporter }
+        let body = withGuaranteed(_unretainedLoadReporter.unsafelyUnwrapped) { load._start(id, $0, &_queue) }
         let token = enqueue(.load(body), cancelID: load._cancelID)
         _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), forKey: id)
     }

@@ -189,6 +189,9 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _cachedReference: Reference?
     /// Where every load's work reports, made on first use (see `LoadReporter`).
     @exclusivity(unchecked) @usableFromInline var _cachedLoadReporter: LoadReporter<Action>?
+    /// The same reporter, unretained, for loads to be given at +0: the store
+    /// holds it in `_cachedLoadReporter` from its first load on.
+    @exclusivity(unchecked) @usableFromInline var _unretainedLoadReporter: Unmanaged<LoadReporter<Action>>?
     @exclusivity(unchecked) @usableFromInline var _loads = LoadTable<RunningLoad>()
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`); during a drain, the
@@ -361,6 +364,7 @@ public final class Store<State, Action>: Observable {
         if let reporter = _cachedLoadReporter { return reporter }
         let reporter = LoadReporter(send: _sender, launch: _launch) { [reference = _reference] in reference.loadEnded($0, with: $1) }
         _cachedLoadReporter = reporter
+        _unretainedLoadReporter = .passUnretained(reporter)
         return reporter
     }
 

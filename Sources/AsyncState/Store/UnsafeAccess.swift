@@ -25,3 +25,9 @@ func withBytes<T, Result>(of value: T, _ body: (UnsafeRawBufferPointer) -> Resul
 func withCurrentTask<Result>(_ body: (UnsafeCurrentTask?) -> Result) -> Result {
     withUnsafeCurrentTask(body: body)
 }
+
+/// `Unmanaged._withUnsafeGuaranteedRef(_:)`, without a run-time executor check.
+@inlinable @inline(__always)
+func withGuaranteed<Object: AnyObject, Result>(_ object: Unmanaged<Object>, _ body: (Object) -> Result) -> Result {
+    object._withUnsafeGuaranteedRef(body)
+}
