@@ -165,7 +165,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
 }
 
 /// The whole state as a part, for a `State` that is `Equatable`. Its readers
-/// register on the store itself (`\Store.state`), as readers of `state` did
+/// register on the store itself (`Store._stateKey`), as readers of `state` did
 /// before parts: a reader of the whole state is often the only reader, and
 /// a registrar of its own made it one object more to reach on every change
 /// (≈ 10% of a re-armed read and change; BENCHMARKS.md, issue 26).

@@ -16,9 +16,10 @@
 final class EffectLaunch {
     // No dynamic exclusivity checks, as for the store's tables (see
     // `Store`): this object is `@MainActor`, and each access is a single
-    // read or write of a trivial value — a flag, an integer, a start mode, or
-    // an `UnsafeCurrentTask`, which owns nothing — so no code runs inside
-    // one.
+    // read or write of a flag, an integer, a start mode, or the launching
+    // task — as bits that own nothing, or (where those are not one word) an
+    // `UnsafeCurrentTask?`, whose copy only retains — so no user code runs
+    // inside one.
 
     /// The token of the effect being launched; `nil` outside a launch.
     @exclusivity(unchecked) @usableFromInline var _token: Int?
