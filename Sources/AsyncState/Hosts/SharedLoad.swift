@@ -215,11 +215,11 @@ final class SharedLoads: Observable {
     /// Built once: a key path is costly to build on every access.
     private static let runningCountKeyPath = \SharedLoads.runningCount
     /// Built once per value: a static one costs a `swift_once` check on every hit.
-    @usableFromInline nonisolated let _presenceKeyPath: KeyPath<SharedLoads, UInt8> & Sendable = \SharedLoads.presence
+    @usableFromInline nonisolated let _presenceKey: KeyPath<SharedLoads, UInt8> & Sendable = \SharedLoads._presenceMark
 
     /// What a reader of the value itself registers; only its identity
     /// matters. Stored, for the reason `Store._stateKey` is.
-    @usableFromInline nonisolated let presence: UInt8 = 0
+    @usableFromInline nonisolated let _presenceMark: UInt8 = 0
 
     /// Registers a reader of the value itself — a `Cache`'s reader of an
     /// entry — told only by ``announceRemoval()``. Here rather than on the
@@ -232,15 +232,15 @@ final class SharedLoads: Observable {
     /// `let`s of `Sendable` types and the registrar, which is thread-safe.
     @inlinable @inline(__always)
     nonisolated static func registerPresence(of loads: Unmanaged<SharedLoads>) {
-        loads._withUnsafeGuaranteedRef { $0._registrar.access($0, keyPath: $0._presenceKeyPath) }
+        loads._withUnsafeGuaranteedRef { $0._registrar.access($0, keyPath: $0._presenceKey) }
     }
 
     /// Tells the readers of the value itself that it left its host. Told
     /// whether or not anyone read it: an entry leaves its cache rarely, and
     /// a flag set on every hit cost more than the two calls here.
     func announceRemoval() {
-        _registrar.willSet(self, keyPath: _presenceKeyPath)
-        _registrar.didSet(self, keyPath: _presenceKeyPath)
+        _registrar.willSet(self, keyPath: _presenceKey)
+        _registrar.didSet(self, keyPath: _presenceKey)
     }
 
     @usableFromInline

@@ -90,7 +90,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     @inlinable
     init(path: KeyPath<State, Value>) {
         self._path = path
-        self._key = \ValuePart._observed
+        self._key = \ValuePart._mark
         let offset = MemoryLayout<State>.offset(of: path)
         self._offset = offset
         super.init(
@@ -135,7 +135,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     /// a computed property: a key path to a generic class's computed
     /// property hashes its getter and generic arguments on every lookup in
     /// the registrar (see `Store._stateKey`).
-    @usableFromInline nonisolated let _observed: UInt8 = 0
+    @usableFromInline nonisolated let _mark: UInt8 = 0
 
     @inlinable
     func announceChanges(in state: UnsafePointer<State>, on store: Store<State, Action>) -> Bool {

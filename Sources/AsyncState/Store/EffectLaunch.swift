@@ -152,7 +152,6 @@ final class EffectLaunch {
     /// The task `_taskBits` or `_task` records, as a value of its own: a copy
     /// that retains the task for as long as it is used, read from bits that
     /// own nothing — `nil` if none is recorded.
-    @usableFromInline
     var recordedTask: UnsafeCurrentTask? {
         if _taskBits == 0 { return _task }
         return withBytes(of: _taskBits) { $0.load(as: UnsafeCurrentTask?.self) }
