@@ -44,8 +44,11 @@ struct KeyIndex: Sendable {
         Int(truncatingIfNeeded: KeyHash.hash(key, seed: _seed) &>> _shift)
     }
 
+    // Always inlined: the probe is a few instructions, and a call around it
+    // passed the index and the keys through memory (BENCHMARKS.md, "Issue
+    // 25, third pass").
     /// The position of `key` in `keys`, or `nil` when it is not there.
-    @inlinable
+    @inlinable @inline(__always)
     func position<Key: Hashable>(of key: Key, in keys: [Key]) -> Int? {
         if _slots.isEmpty { return nil }
         let mask = _slots.count &- 1

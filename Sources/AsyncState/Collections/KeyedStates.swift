@@ -54,7 +54,10 @@ public struct KeyedStates<Key: Hashable, Value> {
         return Index(offset)
     }
 
-    @inlinable
+    // Always inlined, like `KeyIndex.position`: a keyed child's send is a
+    // lookup and a small reducer, and each call left in it showed in the
+    // keyed-child row (BENCHMARKS.md, "Issue 25, third pass").
+    @inlinable @inline(__always)
     func offset(forKey key: Key) -> Int? {
         _keyIndex.position(of: key, in: _storedKeys)
     }
@@ -119,9 +122,11 @@ public struct KeyedStates<Key: Hashable, Value> {
 }
 
 extension KeyedStates: KeyedStorage {
+    // Always inlined, so the caller's `body` — a keyed child's reducer — is
+    // inlined into it rather than called through a closure.
     /// Calls `body` with in-place access to the value for `key` — no copy of
     /// the value — or returns `nil` when the key is not in the collection.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func withMutableValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
         guard let position = offset(forKey: key) else { return nil }
         noteChange(of: key)

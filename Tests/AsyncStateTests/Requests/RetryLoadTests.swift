@@ -21,6 +21,23 @@ struct RetryLoadTests {
         LoadRetry(attempt: attempt, of: attempts, failure: failure, wait: wait)
     }
 
+    /// A test store for `feature`. Its clock is simulated, so the store's
+    /// timeout only bounds how long a wait for an action may take in real
+    /// time: 30 s, not the default 5, which loaded sanitized runs exceeded
+    /// twice (in `attemptTimeout` and `failTwiceThenSucceed`) while other
+    /// suites held the main actor. Failures found when the store is
+    /// released name the test's line.
+    func makeStore(
+        _ feature: Feature, checksPurity: Bool = false,
+        fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> TestStore<Feature.State, Feature.Action> {
+        let store = TestStore(
+            initialState: Feature.State(), reducer: feature, checksPurity: checksPurity,
+            fileID: fileID, filePath: filePath, line: line, column: column)
+        store.timeout = .seconds(30)
+        return store
+    }
+
     /// Load `raw` in flight from nothing, on `attempt` of `attempts`: what
     /// the state holds between `.started` and the load's end.
     func loading(
@@ -40,7 +57,7 @@ struct RetryLoadTests {
 
     @Test("two failed attempts, then a success: each retry is an action with its attempt, failure and wait")
     func failTwiceThenSucceed() async {
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: policy()), checksPurity: true)
+        let store = makeStore(Feature(service: service, retry: policy()), checksPurity: true)
         await start(store)
         #expect(store.state.number.activity?.attempts == 3, "known from the first attempt")
         service[0].fail(with: TestError.offline)
@@ -68,7 +85,7 @@ struct RetryLoadTests {
 
     @Test("the last attempt's failure ends the load when attempts run out")
     func attemptsRunOut() async {
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: policy(attempts: 2)))
+        let store = makeStore(Feature(service: service, retry: policy(attempts: 2)))
         await start(store, attempts: 2)
         service[0].fail(with: TestError.offline)
         await store.receive(.number(.retrying(id(1), step(1, of: 2, wait: .seconds(1))))) {
@@ -91,7 +108,7 @@ struct RetryLoadTests {
             seen.withLock { $0.append("\(failure) \(attempt)") }
             return failure != .timedOut
         }
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: retry))
+        let store = makeStore(Feature(service: service, retry: retry))
         await start(store, attempts: 5)
         service[0].fail(with: TestError.offline)
         await store.receive(.number(.retrying(id(1), step(1, of: 5, wait: .seconds(1))))) {
@@ -110,7 +127,7 @@ struct RetryLoadTests {
 
     @Test("cancelling during an attempt is .cancelled, never a failure")
     func cancelDuringAttempt() async {
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: policy()))
+        let store = makeStore(Feature(service: service, retry: policy()))
         await start(store)
         service[0].fail(with: TestError.offline)
         await store.receive(.number(.retrying(id(1), step(1, wait: .seconds(1))))) {
@@ -129,7 +146,7 @@ struct RetryLoadTests {
 
     @Test("cancelling during the backoff wait is .cancelled, and no further attempt runs")
     func cancelDuringWait() async {
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: policy()))
+        let store = makeStore(Feature(service: service, retry: policy()))
         await start(store)
         service[0].fail(with: TestError.offline)
         await store.receive(.number(.retrying(id(1), step(1, wait: .seconds(1))))) {
@@ -147,7 +164,7 @@ struct RetryLoadTests {
 
     @Test("a newer load supersedes the whole chain: the old chain stops and nothing of it applies")
     func supersededChain() async {
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: policy()))
+        let store = makeStore(Feature(service: service, retry: policy()))
         await start(store)
         service[0].fail(with: TestError.offline)
         await store.receive(.number(.retrying(id(1), step(1, wait: .seconds(1))))) {
@@ -171,11 +188,7 @@ struct RetryLoadTests {
         let retry = RetryPolicy<TestError>(
             attempts: 2, backoff: .constant(.seconds(1)), attemptTimeout: LoadTimeout(.seconds(3), clock: clock, failure: .timedOut),
             clock: clock)
-        let store = TestStore(initialState: Feature.State(), reducer: Feature(service: service, retry: retry))
-        // The clock is simulated; this only bounds how long a wait for an
-        // action may take in real time, which a loaded sanitized run once
-        // exceeded at the default five seconds.
-        store.timeout = .seconds(30)
+        let store = makeStore(Feature(service: service, retry: retry))
         await start(store, attempts: 2)
         await service[0].waitForArrivals()
         await clock.waitForSleepers(1)
@@ -196,7 +209,7 @@ struct RetryLoadTests {
         let feature = Feature(
             service: service, retry: RetryPolicy(attempts: 5, backoff: .constant(.seconds(10)), clock: clock),
             timeout: LoadTimeout(.seconds(6), clock: clock, failure: .timedOut))
-        let store = TestStore(initialState: Feature.State(), reducer: feature)
+        let store = makeStore(feature)
         await start(store, attempts: 5)
         await clock.waitForSleepers(1) // the chain's timer
         clock.advance(by: .seconds(1))
