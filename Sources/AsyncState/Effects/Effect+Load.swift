@@ -53,116 +53,22 @@ extension LoadRequest where Value: Equatable {
     ) -> Effect<Action>.Load {
         let clock = stampsResult ? (_options?.clock ?? hostClock) : nil
         let attempts = announcesPlan ? _options?.retry?.attempts : nil
-        // One closure per shape, each making the whole start, so a load has
-        // one closure context (see `Effect.Load.Start`).
-        let loadStart: Effect<Action>.Load.Start
+        let announcement = LoadAnnouncement(embed: embed, clock: clock, attempts: attempts, announcesStart: announcesStart)
+        // One object per load, of the shape's class (see `LoadStart`).
+        let loadStart: LoadStart<Action>
         switch _source {
         case .operation(let operation) where isDirect:
-            loadStart = { id, reporter, queue in
-                Self.announce(id, embed, announcesStart, attempts, into: &queue)
-                return Self.directBody(operation, embed, clock, id, reporter)
-            }
+            loadStart = TypedLoadStart(operation, announcement, cancelsEarlier: cancelsEarlier)
         case .untyped(let operation, let mapError) where isDirect:
-            loadStart = { id, reporter, queue in
-                Self.announce(id, embed, announcesStart, attempts, into: &queue)
-                return Self.directBody(operation, mapError, embed, clock, id, reporter)
-            }
+            loadStart = UntypedLoadStart(operation, mapError, announcement, cancelsEarlier: cancelsEarlier)
         default:
-            let request = self
             // The starting value was made on the main actor, by the reducer
             // that built this load, and is read there by the load's task:
             // carried in the main-actor wrapper, it needs no `Sendable`.
             let start = MainActorFunction<Void, Value?> { start }
-            loadStart = { id, reporter, queue in
-                Self.announce(id, embed, announcesStart, attempts, into: &queue)
-                return request.reportingBody(embed, clock, start, id, reporter)
-            }
+            loadStart = ReportingLoadStart(self, start, announcement, cancelsEarlier: cancelsEarlier)
         }
-        return Effect<Action>.Load(cancelID: nil, cancelsEarlier: cancelsEarlier, start: loadStart)
-    }
-
-    /// Queues the actions that announce load `id`: `.started`, and `.planned`
-    /// with the number of attempts if there is a retry policy.
-    @inlinable
-    @MainActor
-    static func announce<Action>(
-        _ id: LoadID, _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ announcesStart: Bool, _ attempts: Int?,
-        into queue: inout [Action]
-    ) {
-        if announcesStart { queue.append(embed(.started(id))) }
-        if let attempts { queue.append(embed(.planned(id, attempts: attempts))) }
-    }
-
-    /// The task body of a typed operation with no retry and no timeout. It
-    /// calls the operation itself and ends the load in the frame where the
-    /// value arrives: no closure and no outcome frame between them, and no
-    /// result buffer above it (see `LoadReporter`). The body keeps nothing
-    /// else across its `await`: `began()` calls a method that is not inlined,
-    /// and the store's tables hold the rest. That keeps an in-flight load's
-    /// frames in its task's first allocator slab (984 bytes).
-    @inlinable
-    @MainActor
-    static func directBody<Action>(
-        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
-        _ clock: LoadClock?,
-        _ id: LoadID,
-        _ reporter: LoadReporter<Action>
-    ) -> TaskBody<Void> {
-        TaskBody { @MainActor in
-            reporter.began()
-            do throws(Failure) {
-                let value = try await operation()
-                reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
-            } catch {
-                reporter.end(id, with: embed(.ending(id, throwing: error)))
-            }
-        }
-    }
-
-    /// The task body of an untyped operation with no retry and no timeout:
-    /// the same frame as a typed one's, with `mapError` on the failure path only.
-    @inlinable
-    @MainActor
-    static func directBody<Action>(
-        _ operation: @escaping @MainActor @Sendable () async throws -> Value,
-        _ mapError: ErrorMapping<Failure>,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
-        _ clock: LoadClock?,
-        _ id: LoadID,
-        _ reporter: LoadReporter<Action>
-    ) -> TaskBody<Void> {
-        TaskBody { @MainActor in
-            reporter.began()
-            do {
-                let value = try await operation()
-                reporter.end(id, with: embed(.ending(id, returning: value, stampedBy: clock)))
-            } catch {
-                reporter.end(id, with: embed(.ending(id, throwing: error, mapError: mapError)))
-            }
-        }
-    }
-
-    /// The task body of a load that may report actions on the way —
-    /// `.retrying`, `.progress` — before the one that ends it, or that races
-    /// a timer. Specialized like the direct bodies: unspecialized, a retried
-    /// load whose first attempt answered at once spent a quarter of its time
-    /// looking up generic metadata (BENCHMARKS.md, step 19).
-    @inlinable
-    @MainActor
-    func reportingBody<Action>(
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
-        _ clock: LoadClock?,
-        _ start: MainActorFunction<Void, Value?>,
-        _ id: LoadID,
-        _ reporter: LoadReporter<Action>
-    ) -> TaskBody<Void> {
-        let request = self
-        return TaskBody { @MainActor in
-            reporter.began()
-            let outcome = await request.outcome(of: id, startingWith: start(()), embed, reporter)
-            reporter.end(id, with: embed(.ending(id, with: outcome, stampedBy: clock)))
-        }
+        return Effect<Action>.Load(start: loadStart)
     }
 
     /// Runs the whole load — every attempt, within the timeout — reporting
@@ -216,6 +122,166 @@ extension LoadRequest where Value: Equatable {
         case .stream(let attempt, _):
             let send = reporter._send
             return await attempt(start) { send(embed(.progress(id, $0))) }
+        }
+    }
+}
+
+/// What every load made from a request announces with, and ends through:
+/// its `embed`, the clock that stamps its result, its number of attempts.
+@usableFromInline
+struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: Sendable {
+    @usableFromInline let embed: MainActorFunction<LoadAction<Value, Failure>, Action>
+    @usableFromInline let clock: LoadClock?
+    /// Announced with `.planned` when there is a retry policy.
+    @usableFromInline let attempts: Int?
+    /// Whether `.started` goes out; not for an edit that showed when it was queued.
+    @usableFromInline let announcesStart: Bool
+
+    @inlinable
+    init(embed: MainActorFunction<LoadAction<Value, Failure>, Action>, clock: LoadClock?, attempts: Int?, announcesStart: Bool) {
+        self.embed = embed
+        self.clock = clock
+        self.attempts = attempts
+        self.announcesStart = announcesStart
+    }
+
+    /// Queues the actions that announce load `id`: `.started`, and `.planned`
+    /// with the number of attempts if there is a retry policy.
+    @inlinable
+    @MainActor
+    func announce(_ id: LoadID, into queue: inout [Action]) {
+        if announcesStart { queue.append(embed(.started(id))) }
+        if let attempts { queue.append(embed(.planned(id, attempts: attempts))) }
+    }
+}
+
+/// The start of a typed operation with no retry and no timeout.
+///
+/// Its task's body calls the operation itself and ends the load in the frame
+/// where the value arrives: no closure and no outcome frame between them,
+/// and no result buffer above it (see `LoadReporter`). The body keeps
+/// nothing else across its `await`: `began()` calls a method that is not
+/// inlined, and the store's tables hold the rest. That keeps an in-flight
+/// load's frames in its task's first allocator slab (984 bytes).
+// `@unchecked Sendable` as its base is, and for the same reason: its own
+// stored properties are `let`s of `Sendable` types too.
+@usableFromInline
+final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
+    @usableFromInline let _operation: @MainActor @Sendable () async throws(Failure) -> Value
+    @usableFromInline let _announcement: LoadAnnouncement<Value, Failure, Action>
+
+    @inlinable
+    init(
+        _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value,
+        _ announcement: LoadAnnouncement<Value, Failure, Action>, cancelsEarlier: Bool
+    ) {
+        _operation = operation
+        _announcement = announcement
+        super.init(cancelsEarlier: cancelsEarlier, function: TypedLoadStart.start)
+    }
+
+    @inlinable
+    @MainActor
+    static func start(_ start: LoadStart<Action>, _ id: LoadID, _ reporter: LoadReporter<Action>, _ queue: inout [Action])
+        -> TaskBody<Void>
+    {
+        // Unchecked: only this class's own objects hand the base this function.
+        let load = unsafeDowncast(start, to: TypedLoadStart.self)
+        load._announcement.announce(id, into: &queue)
+        return TaskBody { @MainActor in
+            reporter.began()
+            do throws(Failure) {
+                let value = try await load._operation()
+                let announcement = load._announcement
+                reporter.end(id, with: announcement.embed(.ending(id, returning: value, stampedBy: announcement.clock)))
+            } catch {
+                reporter.end(id, with: load._announcement.embed(.ending(id, throwing: error)))
+            }
+        }
+    }
+}
+
+/// The start of an untyped operation with no retry and no timeout: the same
+/// body as a typed one's, with `mapError` on the failure path only.
+// `@unchecked Sendable` as its base is, and for the same reason: its own
+// stored properties are `let`s of `Sendable` types too.
+@usableFromInline
+final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
+    @usableFromInline let _operation: @MainActor @Sendable () async throws -> Value
+    @usableFromInline let _mapError: ErrorMapping<Failure>
+    @usableFromInline let _announcement: LoadAnnouncement<Value, Failure, Action>
+
+    @inlinable
+    init(
+        _ operation: @escaping @MainActor @Sendable () async throws -> Value, _ mapError: ErrorMapping<Failure>,
+        _ announcement: LoadAnnouncement<Value, Failure, Action>, cancelsEarlier: Bool
+    ) {
+        _operation = operation
+        _mapError = mapError
+        _announcement = announcement
+        super.init(cancelsEarlier: cancelsEarlier, function: UntypedLoadStart.start)
+    }
+
+    @inlinable
+    @MainActor
+    static func start(_ start: LoadStart<Action>, _ id: LoadID, _ reporter: LoadReporter<Action>, _ queue: inout [Action])
+        -> TaskBody<Void>
+    {
+        // Unchecked: only this class's own objects hand the base this function.
+        let load = unsafeDowncast(start, to: UntypedLoadStart.self)
+        load._announcement.announce(id, into: &queue)
+        return TaskBody { @MainActor in
+            reporter.began()
+            do {
+                let value = try await load._operation()
+                let announcement = load._announcement
+                reporter.end(id, with: announcement.embed(.ending(id, returning: value, stampedBy: announcement.clock)))
+            } catch {
+                reporter.end(id, with: load._announcement.embed(.ending(id, throwing: error, mapError: load._mapError)))
+            }
+        }
+    }
+}
+
+/// The start of a load that may report actions on the way — `.retrying`,
+/// `.progress` — before the one that ends it, or that races a timer.
+/// Specialized like the direct ones: unspecialized, a retried load whose
+/// first attempt answered at once spent a quarter of its time looking up
+/// generic metadata (BENCHMARKS.md, step 19).
+// `@unchecked Sendable` as its base is, and for the same reason: its own
+// stored properties are `let`s of `Sendable` types too.
+@usableFromInline
+final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
+    @usableFromInline let _request: LoadRequest<Value, Failure>
+    /// The value shown when the load starts, where a stream in
+    /// ``StreamMode/append`` mode begins.
+    @usableFromInline let _startValue: MainActorFunction<Void, Value?>
+    @usableFromInline let _announcement: LoadAnnouncement<Value, Failure, Action>
+
+    @inlinable
+    init(
+        _ request: LoadRequest<Value, Failure>, _ startValue: MainActorFunction<Void, Value?>,
+        _ announcement: LoadAnnouncement<Value, Failure, Action>, cancelsEarlier: Bool
+    ) {
+        _request = request
+        _startValue = startValue
+        _announcement = announcement
+        super.init(cancelsEarlier: cancelsEarlier, function: ReportingLoadStart.start)
+    }
+
+    @inlinable
+    @MainActor
+    static func start(_ start: LoadStart<Action>, _ id: LoadID, _ reporter: LoadReporter<Action>, _ queue: inout [Action])
+        -> TaskBody<Void>
+    {
+        // Unchecked: only this class's own objects hand the base this function.
+        let load = unsafeDowncast(start, to: ReportingLoadStart.self)
+        load._announcement.announce(id, into: &queue)
+        return TaskBody { @MainActor in
+            reporter.began()
+            let announcement = load._announcement
+            let outcome = await load._request.outcome(of: id, startingWith: load._startValue(()), announcement.embed, reporter)
+            reporter.end(id, with: announcement.embed(.ending(id, with: outcome, stampedBy: announcement.clock)))
         }
     }
 }

@@ -50,50 +50,20 @@ public struct Effect<Action> {
     @usableFromInline
     struct Load {
         @usableFromInline var _cancelID: CancelID?
-        /// Whether this load, once started, cancels the work of the load it
-        /// supersedes (its overlap policy).
-        @usableFromInline let _cancelsEarlier: Bool
         /// Starts the load: told its ID and where to report, it queues the
         /// actions that announce it and returns the body of its task.
-        @usableFromInline let _start: Start
-
-        /// A load's start: called by the store when it schedules the load,
-        /// with the load's ID, the reporter its task ends it through, and the
-        /// store's queue of actions, where it appends `.started` (unless it is
-        /// a queued edit, which showed when it was queued) and `.planned`
-        /// (with a retry policy). It returns the body of the task, which calls
-        /// `reporter.began()` first, runs the operation, and ends the load
-        /// itself (see `LoadReporter`).
-        ///
-        /// One closure for all of it, not one for each announcement and one
-        /// for the work: a closure context fewer per load, and an enum case
-        /// that carries a load — `Operation.load` — carries one closure; with
-        /// three, the compiler copied every such enum through value witnesses
-        /// (BENCHMARKS.md, step 19). The announcements go straight into the
-        /// queue rather than back in a value, which, holding two actions, was
-        /// destroyed through value witnesses too.
-        ///
-        /// The start returns the task's body, rather than being called from a
-        /// body the store builds, so that the operation runs one async frame
-        /// below the task's body. A frame between them cost a call, a frame in
-        /// the task's allocator, and an executor switch back to the main actor
-        /// when it returned. The body travels as a `TaskBody`, which costs no
-        /// reabstraction thunk on the way. And a scoped feature's load maps its
-        /// reporter without adding a frame.
-        ///
-        /// The store, not the start, starts the task: only the store's launch,
-        /// inlined into its drain's loop, gets `Task.immediate` inlined, and an
-        /// out-of-line `Task.immediate` costs every task it starts an
-        /// executor-preference record (see `EffectLaunch.startTask`).
-        @usableFromInline
-        typealias Start = @MainActor (LoadID, LoadReporter<Action>, _ queue: inout [Action]) -> TaskBody<Void>
+        @usableFromInline let _start: LoadStart<Action>
 
         @inlinable
-        init(cancelID: CancelID?, cancelsEarlier: Bool, start: @escaping Start) {
+        init(cancelID: CancelID? = nil, start: LoadStart<Action>) {
             self._cancelID = cancelID
-            self._cancelsEarlier = cancelsEarlier
             self._start = start
         }
+
+        /// Whether this load, once started, cancels the work of the load it
+        /// supersedes (its overlap policy).
+        @inlinable
+        var _cancelsEarlier: Bool { _start._cancelsEarlier }
 
         /// This load, marked with `cancelID`.
         @inlinable
@@ -107,13 +77,7 @@ public struct Effect<Action> {
         /// in the parent's actions.
         @usableFromInline
         func map<NewAction>(_ transform: MainActorFunction<Action, NewAction>) -> Effect<NewAction>.Load {
-            let start = _start
-            return .init(cancelID: _cancelID, cancelsEarlier: _cancelsEarlier) { id, reporter, queue in
-                var announced: [Action] = []
-                let body = start(id, reporter.map(transform), &announced)
-                for action in announced { queue.append(transform(action)) }
-                return body
-            }
+            Effect<NewAction>.Load(cancelID: _cancelID, start: MappedLoadStart(_start, transform))
         }
     }
 
@@ -138,21 +102,16 @@ public struct Effect<Action> {
         }
     }
 
-    /// The work, boxed: `nil` for ``none``. Reducers return `.none` for most
-    /// actions, and a `nil` reference copies and destroys for free, where an
-    /// enum holding closures would go through outlined copy functions on
-    /// every action. Effects that do work allocate closures anyway.
-    ///
-    /// The box is generic in what it holds, not nested in `Effect`: a box
-    /// is destroyed by its class's unspecialized deinit, which finds the
-    /// metadata of `Box<Operation>`'s contents among its own generic
-    /// arguments, where a class generic in `Action` looked up the metadata
-    /// of `Effect<Action>.Operation` in the runtime's cache on every
-    /// destruction — about 40 ns of a load that answers at once.
-    @usableFromInline
-    typealias Work = Box<Operation>
+    /// The work: `nil` for ``none``; an everyday load's start (``Load``
+    /// with no cancel ID), which needs no box around it; else the operation
+    /// in a box. Reducers return `.none` for most actions, and a `nil`
+    /// reference copies and destroys for free, where an enum holding
+    /// closures would go through outlined copy functions on every action.
+    /// Effects that do work allocate anyway.
+    @usableFromInline let _work: EffectWork?
 
-    @usableFromInline let _work: Work?
+    /// Whether `_work` is a load's start rather than a box.
+    @usableFromInline let _isLoad: Bool
 
     /// Whether the action that produced this effect was dropped as stale; the
     /// store reports it in the action's ``Transition``. Every combinator keeps it.
@@ -160,7 +119,8 @@ public struct Effect<Action> {
 
     @inlinable
     init(_ operation: Operation, isDropped: Bool = false) {
-        if case .none = operation { _work = nil } else { _work = Work(operation) }
+        if case .none = operation { _work = nil } else { _work = OperationBox<Operation>(operation) }
+        _isLoad = false
         _isDropped = isDropped
     }
 
@@ -169,7 +129,13 @@ public struct Effect<Action> {
     /// two releases per load.
     @inlinable
     init(_ load: Load) {
-        _work = Work(.load(load))
+        if load._cancelID == nil {
+            _work = load._start
+            _isLoad = true
+        } else {
+            _work = OperationBox<Operation>(.load(load))
+            _isLoad = false
+        }
         _isDropped = false
     }
 
@@ -188,7 +154,12 @@ public struct Effect<Action> {
     /// What to run. Inlinable so the store's specialized runner reads it
     /// without looking up the generic `Operation` type at run time.
     @inlinable
-    var operation: Operation { _work?._contents ?? .none }
+    var operation: Operation {
+        guard let work = _work else { return .none }
+        // Unchecked: `_isLoad` says which of the two the initializer stored.
+        if _isLoad { return .load(Load(start: unsafeDowncast(work, to: LoadStart<Action>.self))) }
+        return unsafeDowncast(work, to: OperationBox<Operation>.self)._contents
+    }
 
     /// No work.
     @inlinable
@@ -222,7 +193,7 @@ public struct Effect<Action> {
         let isDropped = effects.contains { $0._isDropped }
         switch active.count {
         case 0: return Effect(.none, isDropped: isDropped)
-        case 1: return Effect(active[0].operation, isDropped: isDropped)
+        case 1: return active[0].markingDropped(if: isDropped)
         default: return Effect(.merge(active), isDropped: isDropped)
         }
     }
@@ -297,9 +268,8 @@ public struct Effect<Action> {
         case .run(var run):
             run._cancelID = id
             return Effect(.run(run), isDropped: _isDropped)
-        case .load(var load):
-            load._cancelID = id
-            return Effect(.load(load), isDropped: _isDropped)
+        case .load(let load):
+            return Effect(load.withCancelID(id)).markingDropped(if: _isDropped)
         case .merge(let effects):
             return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
         case .concatenate(let effects, _):
@@ -332,7 +302,8 @@ public struct Effect<Action> {
                     try await body(Send { send(transform($0)) })
                 })
         case .load(let load):
-            mapped = .load(load.map(transform))
+            // Unboxed, like the load it maps.
+            return Effect<NewAction>(load.map(transform)).markingDropped(if: _isDropped)
         case .merge(let effects):
             mapped = .merge(effects.map { $0.map(transform._body) })
         case .concatenate(let effects, let cancelID):

@@ -314,7 +314,7 @@ extension Store {
             _queueTails[queue] = QueuedRun(token: token, chain: chain, tokens: aheadTokens + [token])
             hasEnded = false
         case .load(let body):
-            // The body its start returned (see `Load.Start`).
+            // The body its start returned (see `LoadStart`).
             beginLaunch(token, isCancelled: isCancelled)
             task = _launch.startTask(body)
             hasEnded = endLaunch(task)
