@@ -228,15 +228,12 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
 
 extension LoadRequest: Sendable {}
 
-/// What turns an untyped operation's errors into the failure, in one
-/// reference: with the operation beside it as a second closure, a request's
-/// `Source` was an enum case of two closures, which the compiler copies
-/// through value witnesses (BENCHMARKS.md, step 19).
+/// What turns an untyped operation's errors into the failure.
 @usableFromInline
-final class ErrorMapping<Failure>: Sendable {
+struct ErrorMapping<Failure>: Sendable {
     @usableFromInline let _map: MainActorFunction<any Error, Failure>
 
-    @usableFromInline
+    @inlinable
     init(_ map: @escaping (any Error) -> Failure) {
         _map = MainActorFunction(map)
     }
@@ -249,12 +246,11 @@ final class ErrorMapping<Failure>: Sendable {
 }
 
 extension ErrorMapping where Failure == AnyError {
-    /// The mapping of every `AnyError` request, made once.
-    @usableFromInline
-    static var anyError: ErrorMapping { anyErrorMapping }
+    /// The mapping of every `AnyError` request: a function with nothing to
+    /// capture, so making it allocates nothing.
+    @inlinable
+    static var anyError: ErrorMapping { ErrorMapping(AnyError.init) }
 }
-
-private let anyErrorMapping = ErrorMapping<AnyError>(AnyError.init)
 
 /// How a request runs, when it is more than one plain attempt or stamps its
 /// result: a request's retry policy, timeout and clock, shared by its copies.
