@@ -122,8 +122,8 @@ public struct KeyedStates<Key: Hashable, Value> {
 }
 
 extension KeyedStates: KeyedStorage {
-    // Always inlined, so the caller's `body` — a keyed child's reducer — is
-    // inlined into it rather than called through a closure.
+    // Always inlined, so the optimizer can inline the caller's `body` — a
+    // keyed child's reducer — rather than call it through a closure.
     /// Calls `body` with in-place access to the value for `key` — no copy of
     /// the value — or returns `nil` when the key is not in the collection.
     @inlinable @inline(__always)

@@ -163,8 +163,10 @@ struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: S
 /// nothing else across its `await`: `began()` calls a method that is not
 /// inlined, and the store's tables hold the rest. That keeps an in-flight
 /// load's frames in its task's first allocator slab (984 bytes).
-// `@unchecked Sendable` as its base is, and for the same reason: its own
-// stored properties are `let`s of `Sendable` types too.
+// `@unchecked Sendable` restated, as Swift requires of a subclass of an
+// `@unchecked Sendable` class; safe for the base's reason: its own stored
+// properties are `let`s of `Sendable` types too. A `var` added here would
+// break that, and the compiler would not say so.
 @usableFromInline
 final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _operation: @MainActor @Sendable () async throws(Failure) -> Value
@@ -203,8 +205,10 @@ final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>
 
 /// The start of an untyped operation with no retry and no timeout: the same
 /// body as a typed one's, with `mapError` on the failure path only.
-// `@unchecked Sendable` as its base is, and for the same reason: its own
-// stored properties are `let`s of `Sendable` types too.
+// `@unchecked Sendable` restated, as Swift requires of a subclass of an
+// `@unchecked Sendable` class; safe for the base's reason: its own stored
+// properties are `let`s of `Sendable` types too. A `var` added here would
+// break that, and the compiler would not say so.
 @usableFromInline
 final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _operation: @MainActor @Sendable () async throws -> Value
@@ -248,8 +252,10 @@ final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Actio
 /// Specialized like the direct ones: unspecialized, a retried load whose
 /// first attempt answered at once spent a quarter of its time looking up
 /// generic metadata (BENCHMARKS.md, step 19).
-// `@unchecked Sendable` as its base is, and for the same reason: its own
-// stored properties are `let`s of `Sendable` types too.
+// `@unchecked Sendable` restated, as Swift requires of a subclass of an
+// `@unchecked Sendable` class; safe for the base's reason: its own stored
+// properties are `let`s of `Sendable` types too. A `var` added here would
+// break that, and the compiler would not say so.
 @usableFromInline
 final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _request: LoadRequest<Value, Failure>

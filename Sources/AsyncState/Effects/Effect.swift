@@ -83,8 +83,8 @@ public struct Effect<Action> {
 
     /// A load that waits in a queue (``OverlapPolicy/queue``), in one
     /// reference: an enum case of a load and the closure that announces it
-    /// would carry two closures, which the compiler copies through value
-    /// witnesses.
+    /// would carry a closure beside the load's references, a payload the
+    /// compiler copies through value witnesses.
     @usableFromInline
     final class QueuedLoad {
         /// The load it waits behind.

@@ -18,8 +18,9 @@
 ///
 /// One object for all of it, not one for each announcement and one for the
 /// work: an enum case that carries a load — `Effect.Operation.load` —
-/// carries one reference; with three closures, the compiler copied every
-/// such enum through value witnesses (BENCHMARKS.md, step 19). The
+/// carries one reference for its start (and its cancel ID); with three
+/// closures, the compiler copied every such enum through value witnesses
+/// (BENCHMARKS.md, step 19). The
 /// announcements go straight into the queue rather than back in a value,
 /// which, holding two actions, was destroyed through value witnesses too.
 ///
@@ -46,6 +47,8 @@ class LoadStart<Action>: EffectWork, @unchecked Sendable {
     /// supersedes (its overlap policy).
     @usableFromInline let _cancelsEarlier: Bool
 
+    /// Called only by a subclass's initializer, with that subclass's own
+    /// static `start`: the `unsafeDowncast` in each `start` relies on it.
     @inlinable
     init(cancelsEarlier: Bool, function: @escaping Function) {
         _function = function
@@ -62,8 +65,10 @@ class LoadStart<Action>: EffectWork, @unchecked Sendable {
 
 /// A load seen through `transform`: a scoped feature's load reports in the
 /// parent's actions.
-// `@unchecked Sendable` as its base is, and for the same reason: its own
-// stored properties are `let`s of `Sendable` types too.
+// `@unchecked Sendable` restated, as Swift requires of a subclass of an
+// `@unchecked Sendable` class; safe for the base's reason: its own stored
+// properties are `let`s of `Sendable` types too. A `var` added here would
+// break that, and the compiler would not say so.
 @usableFromInline
 final class MappedLoadStart<Child, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _child: LoadStart<Child>

@@ -229,6 +229,11 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
 extension LoadRequest: Sendable {}
 
 /// What turns an untyped operation's errors into the failure.
+///
+/// A value, not an object: made into a load in specialized code, the
+/// request's untyped case copies its two closures inline, and the object
+/// this once was cost an allocation per request, most of what a `mapError:`
+/// load paid over a typed one (BENCHMARKS.md, "Issue 25, third pass").
 @usableFromInline
 struct ErrorMapping<Failure>: Sendable {
     @usableFromInline let _map: MainActorFunction<any Error, Failure>
