@@ -90,11 +90,11 @@ extension LoadRequest where Value: Equatable {
         // policy is a large value, which the compiler copies through value
         // witnesses.
         guard let timeout = options.timeout else {
-            return await options.retry!.run(attempt) { reporter._send(embed(.retrying(id, $0))) }
+            return await options.retry!.run(attempt) { reporter.send(embed(.retrying(id, $0))) }
         }
         let chain: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
             guard options.retry != nil else { return await attempt() }
-            return await options.retry!.run(attempt) { reporter._send(embed(.retrying(id, $0))) }
+            return await options.retry!.run(attempt) { reporter.send(embed(.retrying(id, $0))) }
         }
         return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }, operation: chain)
     }
@@ -120,8 +120,7 @@ extension LoadRequest where Value: Equatable {
                 return error is CancellationError ? .cancelled : .failure(mapError(error))
             }
         case .stream(let attempt, _):
-            let send = reporter._send
-            return await attempt(start) { send(embed(.progress(id, $0))) }
+            return await attempt(start) { reporter.send(embed(.progress(id, $0))) }
         }
     }
 }

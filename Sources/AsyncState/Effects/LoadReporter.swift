@@ -11,27 +11,27 @@
 ///
 /// A store makes one and shares it among its loads, so a load's frames hold
 /// a single reference to it. A scoped feature's load gets its own, mapped
-/// from the store's (`map(_:)`): one object and two closures per load.
+/// from the store's (`map(_:)`): one object and one closure per load. One
+/// closure delivers both kinds of action — with the load's ID, the one that
+/// ends it — so that a mapped reporter allocates one context, not two.
 ///
 /// Through it the load's task also tells the store that it began
 /// (`began()`).
 @usableFromInline
 @MainActor
 final class LoadReporter<Action> {
-    /// Sends the actions a load reports before it ends; ignored once the
-    /// load's task is cancelled.
-    @usableFromInline let _send: Send<Action>
-    /// Processes the action that ends load `id` and forgets the load. Never
-    /// ignored: a cancelled load still ends, with `.cancelled(id)`.
-    @usableFromInline let _end: @MainActor (LoadID, Action) -> Void
+    /// Delivers one of the load's actions: with the load's ID, the action
+    /// that ends it, which is processed and forgets the load — never ignored,
+    /// so a cancelled load still ends, with `.cancelled(id)`; without, one it
+    /// sends on the way, which `send(_:)` has checked.
+    @usableFromInline let _deliver: @MainActor (LoadID?, Action) -> Void
     /// The store's record of the effect it is launching.
     @usableFromInline let _launch: EffectLaunch
 
     @inlinable
-    init(send: Send<Action>, launch: EffectLaunch, end: @escaping @MainActor (LoadID, Action) -> Void) {
-        self._send = send
+    init(launch: EffectLaunch, deliver: @escaping @MainActor (LoadID?, Action) -> Void) {
         self._launch = launch
-        self._end = end
+        self._deliver = deliver
     }
 
     /// Called by every load's task before anything else (see
@@ -41,18 +41,25 @@ final class LoadReporter<Action> {
         _launch.effectBegan()
     }
 
+    /// Sends an action the load reports before it ends (a retry, progress);
+    /// ignored once the load's task is cancelled.
+    @inlinable
+    func send(_ action: Action) {
+        guard !Task.isCancelled else { return }
+        _deliver(nil, action)
+    }
+
     /// Ends load `id` with `action`. Every load's task calls this exactly
     /// once, as the last thing its body does.
     @inlinable
     func end(_ id: LoadID, with action: Action) {
-        _end(id, action)
+        _deliver(id, action)
     }
 
     /// The reporter for the same load seen through `transform`: a scoped
     /// feature's load reports in the parent's actions.
     @inlinable
     func map<Child>(_ transform: MainActorFunction<Child, Action>) -> LoadReporter<Child> {
-        LoadReporter<Child>(
-            send: Send { [self] in _send(transform($0)) }, launch: _launch, end: { [self] in _end($0, transform($1)) })
+        LoadReporter<Child>(launch: _launch) { [self] id, action in _deliver(id, transform(action)) }
     }
 }

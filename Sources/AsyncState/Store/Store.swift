@@ -362,7 +362,9 @@ public final class Store<State, Action>: Observable {
     @inlinable
     var _loadReporter: LoadReporter<Action> {
         if let reporter = _cachedLoadReporter { return reporter }
-        let reporter = LoadReporter(send: _sender, launch: _launch) { [reference = _reference] in reference.loadEnded($0, with: $1) }
+        let reporter = LoadReporter<Action>(launch: _launch) { [reference = _reference] id, action in
+            if let id { reference.loadEnded(id, with: action) } else { reference.send(action) }
+        }
         _cachedLoadReporter = reporter
         _unretainedLoadReporter = .passUnretained(reporter)
         return reporter
