@@ -63,6 +63,54 @@ struct MisuseTests {
             ])
     }
 
+    @Test("an embed that sends to its own store: what it sends is queued before the load's own action, and the load still ends")
+    func embedThatSends() async {
+        struct State {
+            var log: [String] = []
+            var item = Loadable<Int, TestError>()
+        }
+        enum Action {
+            case load, noted(String), item(LoadAction<Int, TestError>)
+        }
+        final class StoreBox {
+            weak var store: Store<State, Action>?
+        }
+        let box = StoreBox()
+        func name(_ load: LoadAction<Int, TestError>) -> String {
+            switch load {
+            case .started: "started"
+            case .finished: "finished"
+            default: "other"
+            }
+        }
+        let reducer = Reduce<State, Action> { state, action in
+            switch action {
+            case .load:
+                // Misuse: `embed` should only wrap the action.
+                let embed = { (load: LoadAction<Int, TestError>) -> Action in
+                    box.store?.send(.noted(name(load)))
+                    return .item(load)
+                }
+                return state.item.load(embed, LoadRequest { () async throws(TestError) in 7 })
+            case .noted(let text):
+                state.log.append("noted \(text)")
+                return .none
+            case .item(let load):
+                state.log.append(name(load))
+                return state.item.reduce(load)
+            }
+        }
+        let store = Store(initialState: State(), reducer: reducer)
+        box.store = store
+        var issues: [String] = []
+        store.onIssue = { issues.append($0) }
+        await store.send(.load).finish()
+        #expect(store.state.log == ["noted started", "started", "noted finished", "finished"])
+        #expect(store.state.item.value == 7)
+        #expect(store.runningEffectCount == 0)
+        #expect(issues.isEmpty)
+    }
+
     @Test("send from a transition observer is queued without an issue")
     func sendFromObserver() {
         let store = Store(
