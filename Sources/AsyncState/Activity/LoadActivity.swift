@@ -61,9 +61,9 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
     @inlinable
     package init<Value: Equatable>(startingFrom settled: AsyncState<Value, Failure>, hasValue: Bool) {
         if case .error(let failure) = settled {
-            self.init(reason: .retryAfterFailure, attempt: 1, attempts: nil, wait: nil, lastFailure: failure)
+            self.init(LoadAttempts(startingAfterFailure: true, hasValue: hasValue), lastFailure: failure)
         } else {
-            self.init(reason: hasValue ? .refresh : .firstLoad, attempt: 1, attempts: nil, wait: nil, lastFailure: nil)
+            self.init(LoadAttempts(startingAfterFailure: false, hasValue: hasValue), lastFailure: nil)
         }
     }
 
@@ -82,6 +82,60 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
     /// Whether this is a second or later attempt of the same load.
     @inlinable
     public var isRetry: Bool { attempt > 1 }
+}
+
+extension LoadActivity {
+    /// The activity `attempts` describes, after `lastFailure`.
+    @inlinable
+    init(_ attempts: LoadAttempts<Failure>, lastFailure: Failure?) {
+        self.init(
+            reason: attempts.reason, attempt: attempts.attempt, attempts: attempts.attempts, wait: attempts.wait,
+            lastFailure: lastFailure)
+    }
+}
+
+/// What a ``LoadActivity`` says but its last failure: why the load runs,
+/// which attempt of how many, and the wait before it — plain data, which
+/// copies inline whatever the failure holds (see `Loadable._attempts`).
+@usableFromInline
+struct LoadAttempts<Failure: Equatable>: Equatable, Sendable {
+    @usableFromInline let reason: LoadActivity<Failure>.Reason
+    @usableFromInline let attempt: Int
+    @usableFromInline let attempts: Int?
+    @usableFromInline let wait: Duration?
+
+    @inlinable
+    init(reason: LoadActivity<Failure>.Reason, attempt: Int = 1, attempts: Int? = nil, wait: Duration? = nil) {
+        self.reason = reason
+        self.attempt = attempt
+        self.attempts = attempts
+        self.wait = wait
+    }
+
+    /// The first attempt of a chain of loads, which begins after a failure
+    /// or not, with a value shown or not.
+    @inlinable
+    init(startingAfterFailure failed: Bool, hasValue: Bool) {
+        self.init(reason: failed ? .retryAfterFailure : hasValue ? .refresh : .firstLoad)
+    }
+
+    /// The attempts of `activity`.
+    @inlinable
+    init(_ activity: LoadActivity<Failure>) {
+        self.init(reason: activity.reason, attempt: activity.attempt, attempts: activity.attempts, wait: activity.wait)
+    }
+
+    /// These attempts once `retry` is reported: on to the next one.
+    @inlinable
+    func retrying(_ retry: LoadRetry<Failure>) -> LoadAttempts {
+        LoadAttempts(reason: reason, attempt: retry.attempt + 1, attempts: retry.attempts, wait: retry.wait)
+    }
+
+    /// These attempts once the load says how many it makes.
+    @inlinable
+    func planning(_ attempts: Int) -> LoadAttempts {
+        LoadAttempts(reason: reason, attempt: attempt, attempts: attempts, wait: wait)
+    }
 }
 
 extension LoadActivity: Hashable where Failure: Hashable {}

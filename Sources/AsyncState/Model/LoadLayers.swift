@@ -62,7 +62,8 @@ extension Loadable {
     @inlinable
     public static func == (lhs: Loadable, rhs: Loadable) -> Bool {
         lhs._value == rhs._value && lhs._partial == rhs._partial && lhs._settled == rhs._settled
-            && lhs._inFlightID == rhs._inFlightID && lhs._newestID == rhs._newestID && lhs._activity == rhs._activity
+            && lhs._inFlightID == rhs._inFlightID && lhs._newestID == rhs._newestID && lhs._attempts == rhs._attempts
+            && lhs._lastFailure == rhs._lastFailure
             && lhs._settledAt == rhs._settledAt && lhs._invalidation == rhs._invalidation
             && sameLayers(lhs._layers, rhs._layers)
     }

@@ -47,7 +47,13 @@ extension Loadable {
         }
         _inFlightID = fields.inFlightID
         _newestID = fields.newestID
-        _activity = fields.activity
+        if let activity = fields.activity {
+            _attempts = LoadAttempts(activity)
+            _lastFailure = activity.lastFailure
+        } else {
+            _attempts = nil
+            _lastFailure = nil
+        }
         _settledAt = fields.settledAt
         _invalidation = fields.invalidatedBefore.map { Invalidation(newestBefore: $0) }
         var layers = LoadLayers<Value, Failure>()

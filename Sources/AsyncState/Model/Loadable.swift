@@ -55,7 +55,15 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// The newest ID ever started or queued here; a start must be newer.
     @usableFromInline var _newestID: LoadID?
     /// Why the load in flight runs and its attempt; `nil` when settled.
-    @usableFromInline var _activity: LoadActivity<Failure>?
+    /// With `_lastFailure`, the load's ``activity``: kept as two fields, not
+    /// one `LoadActivity?`, because with a failure that holds a reference —
+    /// an `AnyError` — that value is larger than four words, and Swift copies
+    /// and destroys such a value through its value witnesses, about 300
+    /// instructions a load (BENCHMARKS.md, "Issue 25, third pass"). Apart,
+    /// these copy inline.
+    @usableFromInline var _attempts: LoadAttempts<Failure>?
+    /// The failure the load in flight retries after; `nil` if none.
+    @usableFromInline var _lastFailure: Failure?
     /// When the confirmed value last settled from a load stamped with a time.
     @usableFromInline var _settledAt: LoadClock.Instant?
     /// Set by `invalidate()`; see Loadable+Freshness.swift.
@@ -81,7 +89,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _settled = .notLoaded
         _inFlightID = nil
         _newestID = nil
-        _activity = nil
+        _attempts = nil
+        _lastFailure = nil
         _settledAt = nil
         _invalidation = nil
         _layers = nil
@@ -144,7 +153,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// Why the load in flight runs — first load, refresh, retry after a
     /// failure — and which attempt it is on; `nil` when nothing is in flight.
     @inlinable
-    public var activity: LoadActivity<Failure>? { _activity }
+    public var activity: LoadActivity<Failure>? {
+        guard let attempts = _attempts else { return nil }
+        return LoadActivity(attempts, lastFailure: _lastFailure)
+    }
 
     /// The state this loadable returns to when its newest load is cancelled:
     /// the state before the current chain of overlapping loads began.
@@ -220,7 +232,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         case .retrying(let id, let retry):
             guard id == _inFlightID else { return .dropped }
             // A retry starts the attempt over, so what it streamed is gone.
-            _activity = _activity?.retrying(retry)
+            if let attempts = _attempts {
+                _attempts = attempts.retrying(retry)
+                _lastFailure = retry.failure
+            }
             if _partial != nil {
                 _partial = nil
                 refreshShown()
@@ -230,7 +245,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
             showProgress(partial)
         case .planned(let id, let attempts):
             guard id == _inFlightID else { return .dropped }
-            _activity = _activity?.planning(attempts)
+            _attempts = _attempts?.planning(attempts)
         case .queued(let id):
             return enterQueue(id)
         case .more(let request, let action):
@@ -256,7 +271,13 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
             if _layers != nil { startedLoad(superseding: id) }
         }
         _inFlightID = id
-        _activity = LoadActivity(startingFrom: settledState, hasValue: _value != nil)
+        // As `LoadActivity(startingFrom: settledState, hasValue:)`, in place.
+        if case .failure(let failure) = _settled {
+            _lastFailure = failure
+        } else {
+            _lastFailure = nil
+        }
+        _attempts = LoadAttempts(startingAfterFailure: _lastFailure != nil, hasValue: _value != nil)
         if _partial != nil {
             // What a superseded load streamed is gone; the edits go back on the confirmed value.
             _partial = nil
@@ -287,7 +308,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     mutating func settle(_ settled: Settled) {
         _settled = settled
         _inFlightID = nil
-        _activity = nil
+        _attempts = nil
+        _lastFailure = nil
         _partial = nil
         if _layers != nil { laneSettled() }
     }
