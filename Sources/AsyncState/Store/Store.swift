@@ -358,7 +358,8 @@ public final class Store<State, Action>: Observable {
         return sender
     }
 
-    /// Where loads report: the shared ``Send``, and the end of each load.
+    /// Where loads report: one closure that ends a load given its ID and
+    /// sends anything else to the store (see `LoadReporter`).
     @inlinable
     var _loadReporter: LoadReporter<Action> {
         if let reporter = _cachedLoadReporter { return reporter }
