@@ -152,6 +152,14 @@ struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: S
         if announcesStart { queue.append(embed(.started(id))) }
         if let attempts { queue.append(embed(.planned(id, attempts: attempts))) }
     }
+
+    /// The action that ends load `id`, whose operation returned `value`,
+    /// stamped with `clock` (see `LoadAction.ending(_:returning:stampedBy:)`).
+    @inlinable
+    @MainActor
+    func ending(_ id: LoadID, returning value: Value) -> Action {
+        embed(.ending(id, returning: value, stampedBy: clock))
+    }
 }
 
 /// The start of a typed operation with no retry and no timeout.
@@ -162,10 +170,7 @@ struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: S
 /// nothing else across its `await`: `began()` calls a method that is not
 /// inlined, and the store's tables hold the rest. That keeps an in-flight
 /// load's frames in its task's first allocator slab (984 bytes).
-// `@unchecked Sendable` restated, as Swift requires of a subclass of an
-// `@unchecked Sendable` class; safe for the base's reason: its own stored
-// properties are `let`s of `Sendable` types too. A `var` added here would
-// break that, and the compiler would not say so.
+// `@unchecked Sendable` restated, as Swift requires; safe as `LoadStart` says.
 @usableFromInline
 final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _operation: @MainActor @Sendable () async throws(Failure) -> Value
@@ -193,8 +198,7 @@ final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>
             reporter.began()
             do throws(Failure) {
                 let value = try await load._operation()
-                let announcement = load._announcement
-                reporter.end(id, with: announcement.embed(.ending(id, returning: value, stampedBy: announcement.clock)))
+                reporter.end(id, with: load._announcement.ending(id, returning: value))
             } catch {
                 reporter.end(id, with: load._announcement.embed(.ending(id, throwing: error)))
             }
@@ -204,10 +208,7 @@ final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>
 
 /// The start of an untyped operation with no retry and no timeout: the same
 /// body as a typed one's, with `mapError` on the failure path only.
-// `@unchecked Sendable` restated, as Swift requires of a subclass of an
-// `@unchecked Sendable` class; safe for the base's reason: its own stored
-// properties are `let`s of `Sendable` types too. A `var` added here would
-// break that, and the compiler would not say so.
+// `@unchecked Sendable` restated, as Swift requires; safe as `LoadStart` says.
 @usableFromInline
 final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _operation: @MainActor @Sendable () async throws -> Value
@@ -237,8 +238,7 @@ final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Actio
             reporter.began()
             do {
                 let value = try await load._operation()
-                let announcement = load._announcement
-                reporter.end(id, with: announcement.embed(.ending(id, returning: value, stampedBy: announcement.clock)))
+                reporter.end(id, with: load._announcement.ending(id, returning: value))
             } catch {
                 reporter.end(id, with: load._announcement.embed(.ending(id, throwing: error, mapError: load._mapError)))
             }
@@ -251,10 +251,7 @@ final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Actio
 /// Specialized like the direct ones: unspecialized, a retried load whose
 /// first attempt answered at once spent a quarter of its time looking up
 /// generic metadata (BENCHMARKS.md, step 19).
-// `@unchecked Sendable` restated, as Swift requires of a subclass of an
-// `@unchecked Sendable` class; safe for the base's reason: its own stored
-// properties are `let`s of `Sendable` types too. A `var` added here would
-// break that, and the compiler would not say so.
+// `@unchecked Sendable` restated, as Swift requires; safe as `LoadStart` says.
 @usableFromInline
 final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _request: LoadRequest<Value, Failure>

@@ -35,6 +35,8 @@
 // load subclasses it — and only a final class can conform plainly. Every
 // stored property here and in each subclass is a `let` of a `Sendable` type,
 // set in `init`, so threads that share the object only read it.
+// Each subclass restates the conformance, as Swift requires. A `var` added
+// to any of them would break this, and the compiler would not say so.
 @usableFromInline
 class LoadStart<Action>: EffectWork, @unchecked Sendable {
     /// Queues the announcements of load `id` and returns its task's body;
@@ -65,10 +67,7 @@ class LoadStart<Action>: EffectWork, @unchecked Sendable {
 
 /// A load seen through `transform`: a scoped feature's load reports in the
 /// parent's actions.
-// `@unchecked Sendable` restated, as Swift requires of a subclass of an
-// `@unchecked Sendable` class; safe for the base's reason: its own stored
-// properties are `let`s of `Sendable` types too. A `var` added here would
-// break that, and the compiler would not say so.
+// `@unchecked Sendable` restated, as Swift requires; safe as `LoadStart` says.
 @usableFromInline
 final class MappedLoadStart<Child, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _child: LoadStart<Child>

@@ -120,20 +120,13 @@ struct LoadEnds: Reducer {
     }
 }
 
-@Suite("Store: every kind of load ends exactly once")
-@MainActor
-struct LoadEndTests {
-    /// The store, and the ending actions its loads made, in order.
-    func makeStore(_ start: EffectStart) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [String]) {
-        let (store, actions) = makeRecordingStore(start)
-        return (store, { actions().filter(\.isEnd).map { "\($0.unstamped)" } })
-    }
-
-    /// The store, and every action its loads made, in order.
-    func makeRecordingStore(
-        _ start: EffectStart
-    ) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [LoadAction<Int, LoadKind.Failure>]) {
-        let store = Store(initialState: LoadEnds.State(), reducer: LoadEnds())
+extension Store where State == LoadEnds.State, Action == LoadEnds.Action {
+    /// A store of `LoadEnds`' state run by `reducer`, starting its effects as
+    /// `start` says, and every action its loads made, in order.
+    static func recordingLoads(
+        _ start: EffectStart, reducer: some Reducer<State, Action> = LoadEnds()
+    ) -> (Store, () -> [LoadAction<Int, LoadKind.Failure>]) {
+        let store = Store(initialState: State(), reducer: reducer)
         store._effectStart = start
         var actions: [LoadAction<Int, LoadKind.Failure>] = []
         store.observeTransitions { transition in
@@ -147,12 +140,35 @@ struct LoadEndTests {
         return (store, { actions })
     }
 
+    /// Expects that the store keeps nothing of its loads: no running effect,
+    /// no load or cancel-ID entry, no launch record.
+    func expectNothingLeft(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(runningEffectCount == 0, sourceLocation: sourceLocation)
+        #expect(_loads.isEmpty, sourceLocation: sourceLocation)
+        #expect(_effectsByCancelID.isEmpty, sourceLocation: sourceLocation)
+        #expect(_launch._token == nil, sourceLocation: sourceLocation)
+        #expect(_launch._task == nil, sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("Store: every kind of load ends exactly once")
+@MainActor
+struct LoadEndTests {
+    /// The store, and the ending actions its loads made, in order.
+    func makeStore(_ start: EffectStart) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [String]) {
+        let (store, actions) = makeRecordingStore(start)
+        return (store, { actions().filter(\.isEnd).map { "\($0.unstamped)" } })
+    }
+
+    /// The store, and every action its loads made, in order.
+    func makeRecordingStore(
+        _ start: EffectStart
+    ) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [LoadAction<Int, LoadKind.Failure>]) {
+        Store.recordingLoads(start)
+    }
+
     func expectNothingLeft(_ store: Store<LoadEnds.State, LoadEnds.Action>) {
-        #expect(store.runningEffectCount == 0)
-        #expect(store._loads.isEmpty)
-        #expect(store._effectsByCancelID.isEmpty)
-        #expect(store._launch._token == nil)
-        #expect(store._launch._task == nil)
+        store.expectNothingLeft()
     }
 
     @Test(
@@ -207,7 +223,7 @@ extension LoadAction {
     }
 
     /// This action without the time a stamped load's result carries.
-    fileprivate var unstamped: LoadAction {
+    var unstamped: LoadAction {
         if case .at(_, let action) = self { action } else { self }
     }
 }

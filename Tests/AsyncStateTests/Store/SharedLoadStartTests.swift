@@ -161,25 +161,10 @@ enum ChildPath: String, CaseIterable, CustomTestStringConvertible {
 @Suite("Loads: one effect scheduled twice, marked with a cancel ID, or mapped to a parent")
 @MainActor
 struct SharedLoadStartTests {
+    /// The store, and every action its loads made, unstamped, in order.
     func makeStore(_ start: EffectStart) -> (Store<LoadEnds.State, LoadEnds.Action>, () -> [String]) {
-        let store = Store(initialState: LoadEnds.State(), reducer: ReusedLoads(cache: EffectCache()))
-        store._effectStart = start
-        var actions: [String] = []
-        store.observeTransitions { transition in
-            switch transition.action {
-            case .item(let load), .wrapped(.item(let load)):
-                if case .at(_, let inner) = load { actions.append("\(inner)") } else { actions.append("\(load)") }
-            default:
-                break
-            }
-        }
-        return (store, { actions })
-    }
-
-    func expectNothingLeft(_ store: Store<LoadEnds.State, LoadEnds.Action>) {
-        #expect(store.runningEffectCount == 0)
-        #expect(store._loads.isEmpty)
-        #expect(store._effectsByCancelID.isEmpty)
+        let (store, actions) = Store.recordingLoads(start, reducer: ReusedLoads(cache: EffectCache()))
+        return (store, { actions().map { "\($0.unstamped)" } })
     }
 
     @Test(".merge(e, e) of one load effect starts two loads with their own IDs", arguments: LoadKind.allCases, EffectStart.allCases)
@@ -192,7 +177,7 @@ struct SharedLoadStartTests {
         let ends = log.filter { $0.hasPrefix("finished") || $0.hasPrefix("failed") || $0.hasPrefix("cancelled") }
         #expect(ends.sorted() == ["cancelled(#1)", "finished(#2, 7)"])
         #expect(store.item.value == 7)
-        expectNothingLeft(store)
+        store.expectNothingLeft()
     }
 
     @Test(
@@ -212,7 +197,7 @@ struct SharedLoadStartTests {
         #expect(actions().filter { $0.hasPrefix("cancelled") }.sorted() == ["cancelled(#1)", "cancelled(#2)"])
         #expect(!actions().contains { $0.hasPrefix("finished") })
         #expect(store.item.state == .notLoaded)
-        expectNothingLeft(store)
+        store.expectNothingLeft()
     }
 
     func makeHost() -> (Store<ChildHost.State, ChildHost.Action>, (ChildPath) -> [String]) {
