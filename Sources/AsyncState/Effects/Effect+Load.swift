@@ -62,11 +62,14 @@ extension LoadRequest where Value: Equatable {
         case .untyped(let operation, let mapError) where isDirect:
             loadStart = UntypedLoadStart(operation, mapError, announcement, cancelsEarlier: cancelsEarlier)
         default:
-            // The starting value was made on the main actor, by the reducer
-            // that built this load, and is read there by the load's task:
-            // carried in the main-actor wrapper, it needs no `Sendable`.
-            let start = MainActorFunction<Void, Value?> { start }
-            loadStart = ReportingLoadStart(self, start, announcement, cancelsEarlier: cancelsEarlier)
+            // Only a stream that appends starts from the value shown. That
+            // value was made on the main actor, by the reducer that built
+            // this load, and is read there by the load's task: carried in the
+            // main-actor wrapper, it needs no `Sendable`. Any other load
+            // skips the wrapper, an allocation.
+            var startValue: MainActorFunction<Void, Value?>?
+            if case .stream(_, .append) = _source, let start { startValue = MainActorFunction { start } }
+            loadStart = ReportingLoadStart(self, startValue, announcement, cancelsEarlier: cancelsEarlier)
         }
         return Effect<Action>.Load(start: loadStart)
     }
@@ -80,23 +83,54 @@ extension LoadRequest where Value: Equatable {
         _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
     ) async -> LoadOutcome<Value, Failure> {
         guard let options = _options, !options.isOneAttempt else {
-            return await attempt(of: id, startingWith: start, embed, reporter)
+            return await self.attempt(of: id, startingWith: start, embed, reporter)
+        }
+        guard let timeout = options.timeout else {
+            return await retried(by: options.retry!, of: id, startingWith: start, embed, reporter)
         }
         let request = self
-        let attempt: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
-            await request.attempt(of: id, startingWith: start, embed, reporter)
+        return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }) {
+            guard let retry = options.retry else { return await request.attempt(of: id, startingWith: start, embed, reporter) }
+            return await request.retried(by: retry, of: id, startingWith: start, embed, reporter)
         }
-        // The policy is read where the options keep it, not copied out: a
-        // policy is a large value, which the compiler copies through value
-        // witnesses.
-        guard let timeout = options.timeout else {
-            return await options.retry!.run(attempt) { reporter.send(embed(.retrying(id, $0))) }
+    }
+
+    /// Runs attempts of load `id` until one succeeds, is cancelled, fails
+    /// for good or is the last that `policy` allows, reporting each retry
+    /// before its wait; returns how the load ended.
+    ///
+    /// The loop is here, not in `RetryPolicy`, so that an attempt is called,
+    /// not passed as a closure: each async function between the load's task
+    /// and its operation costs two executor checks and a frame, and a load
+    /// whose first attempt answers at once paid for three of them
+    /// (BENCHMARKS.md, "Issue 25, fourth pass").
+    @inlinable
+    @MainActor
+    func retried<Action>(
+        by policy: RetryPolicy<Failure>, of id: LoadID, startingWith start: Value?,
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
+    ) async -> LoadOutcome<Value, Failure> {
+        var number = 1
+        while true {
+            let outcome: LoadOutcome<Value, Failure>
+            if let limit = policy.attemptTimeout {
+                let request = self
+                outcome = await withTimeout(limit, onTimeout: { .failure(limit.failure) }, onCancel: { .cancelled }) {
+                    await request.attempt(of: id, startingWith: start, embed, reporter)
+                }
+            } else {
+                outcome = await attempt(of: id, startingWith: start, embed, reporter)
+            }
+            guard case .failure(let failure) = outcome, policy.retries(after: failure, attempt: number) else { return outcome }
+            if Task.isCancelled { return .cancelled }
+            let retry = policy.retry(after: failure, attempt: number)
+            reporter.send(embed(.retrying(id, retry)))
+            // Cancelled while waiting: the clock throws, or — if it ignores
+            // cancellation — returns to a cancelled task. Either way, not a failure.
+            do { try await policy.sleep(retry.wait) } catch { return .cancelled }
+            if Task.isCancelled { return .cancelled }
+            number += 1
         }
-        let chain: @MainActor @Sendable () async -> LoadOutcome<Value, Failure> = {
-            guard options.retry != nil else { return await attempt() }
-            return await options.retry!.run(attempt) { reporter.send(embed(.retrying(id, $0))) }
-        }
-        return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }, operation: chain)
     }
 
     /// Runs one attempt of load `id`.
@@ -256,13 +290,13 @@ final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Actio
 final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _request: LoadRequest<Value, Failure>
     /// The value shown when the load starts, where a stream in
-    /// ``StreamMode/append`` mode begins.
-    @usableFromInline let _startValue: MainActorFunction<Void, Value?>
+    /// ``StreamMode/append`` mode begins; `nil` for any other load.
+    @usableFromInline let _startValue: MainActorFunction<Void, Value?>?
     @usableFromInline let _announcement: LoadAnnouncement<Value, Failure, Action>
 
     @inlinable
     init(
-        _ request: LoadRequest<Value, Failure>, _ startValue: MainActorFunction<Void, Value?>,
+        _ request: LoadRequest<Value, Failure>, _ startValue: MainActorFunction<Void, Value?>?,
         _ announcement: LoadAnnouncement<Value, Failure, Action>, cancelsEarlier: Bool
     ) {
         _request = request
@@ -282,7 +316,7 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
         return TaskBody { @MainActor in
             reporter.began()
             let announcement = load._announcement
-            let outcome = await load._request.outcome(of: id, startingWith: load._startValue(()), announcement.embed, reporter)
+            let outcome = await load._request.outcome(of: id, startingWith: load._startValue?(()) ?? nil, announcement.embed, reporter)
             reporter.end(id, with: announcement.embed(.ending(id, with: outcome, stampedBy: announcement.clock)))
         }
     }

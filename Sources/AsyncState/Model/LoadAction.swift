@@ -61,6 +61,11 @@ public enum LoadAction<Value: Equatable, Failure: Equatable> {
         case .started(let id), .finished(let id, _), .failed(let id, _), .cancelled(let id), .retrying(let id, _),
             .progress(let id, _), .planned(let id, _), .queued(let id):
             id
+        // The common inner actions matched in place: binding the inner
+        // action copies it out of its box, through value witnesses.
+        case .more(_, .started(let id)), .more(_, .finished(let id, _)), .more(_, .failed(let id, _)),
+            .more(_, .cancelled(let id)), .at(_, .finished(let id, _)), .at(_, .failed(let id, _)), .at(_, .cancelled(let id)):
+            id
         case .more(_, let action), .at(_, let action): action.id
         case .edit(let edit): edit.id
         }

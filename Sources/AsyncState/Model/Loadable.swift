@@ -248,12 +248,15 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
             _attempts = _attempts?.planning(attempts)
         case .queued(let id):
             return enterQueue(id)
-        case .more(let request, let action):
+        case .more(let request, _):
+            // The whole action, not its inner one: binding the inner action
+            // copied it out of its box, through value witnesses.
             return applyMore(request, action)
         case .edit(let edit):
             return applyEdit(edit)
-        case .at(let instant, let action):
-            if case .finished(let id, let newValue) = action { return finish(id, newValue, at: instant) }
+        case .at(let instant, .finished(let id, let newValue)):
+            return finish(id, newValue, at: instant)
+        case .at(_, let action):
             return apply(action)
         }
         return .applied

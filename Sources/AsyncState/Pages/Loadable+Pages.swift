@@ -76,7 +76,8 @@ extension Loadable {
     @discardableResult
     public mutating func cancelMore() -> LoadID? {
         guard let id = moreID else { return nil }
-        _ = applyMore(loadingMore!, .cancelled(id))
+        let request = loadingMore!
+        _ = applyMore(request, .more(request, .cancelled(id)))
         return id
     }
 
@@ -95,7 +96,10 @@ extension Loadable {
     @inline(never)
     mutating func applyMore(_ request: PageRequest, _ action: LoadAction<Value, Failure>) -> LoadDisposition {
         guard let appending = Value.self as? any PageAppending.Type else { return .dropped }
-        if case .started(let id) = action {
+        // `action` is the whole `.more(request, inner)`, matched in nested
+        // patterns: binding the inner action copies it out of its box
+        // through value witnesses, twice per "load more".
+        if case .more(_, .started(let id)) = action {
             if let newest = _layers?._contents._more._newestID, id <= newest { return .dropped }
             guard request == pageRequest else { return .dropped }
             withLayers { layers in
@@ -112,7 +116,7 @@ extension Loadable {
             return .dropped
         }
         switch action {
-        case .finished(_, let page), .at(_, .finished(_, let page)):
+        case .more(_, .finished(_, let page)), .more(_, .at(_, .finished(_, let page))):
             let window = _layers?._contents._window
             withUnsafePointer(to: page) { page in
                 withUnsafeMutablePointer(to: &_value!) { appending.append(page, to: $0, window: window) }
@@ -121,14 +125,14 @@ extension Loadable {
                 _value = edits.reapplyingConfirmed(to: _value!)
             }
             endMore(failure: nil)
-        case .failed(_, let failure), .at(_, .failed(_, let failure)):
+        case .more(_, .failed(_, let failure)), .more(_, .at(_, .failed(_, let failure))):
             endMore(failure: failure)
-        case .cancelled, .at(_, .cancelled):
+        case .more(_, .cancelled), .more(_, .at(_, .cancelled)):
             let failure = moreError
             endMore(failure: failure)
-        case .retrying(_, let retry), .at(_, .retrying(_, let retry)):
+        case .more(_, .retrying(_, let retry)), .more(_, .at(_, .retrying(_, let retry))):
             withLayers { $0._more._activity = $0._more._activity?.retrying(retry) }
-        case .planned(_, let attempts), .at(_, .planned(_, let attempts)):
+        case .more(_, .planned(_, let attempts)), .more(_, .at(_, .planned(_, let attempts))):
             withLayers { $0._more._activity = $0._more._activity?.planning(attempts) }
         default:
             // Pages arrive whole: a partial page is never shown. Nothing

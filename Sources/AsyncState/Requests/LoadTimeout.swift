@@ -13,15 +13,31 @@
 /// afterwards. A duration too long for a clock to sleep (over about 146
 /// years) waits that long instead of trapping.
 public struct LoadTimeout<Failure: Sendable>: Sendable {
-    @usableFromInline let duration: Duration
-    @usableFromInline let failure: Failure
-    @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
+    @inlinable var duration: Duration { _storage.duration }
+    @inlinable var failure: Failure { _storage.failure }
+    @inlinable var sleep: @Sendable (Duration) async throws -> Void { _storage.sleep }
+
+    // One reference, for the reason `RetryPolicy` gives: inline, its size
+    // depends on `Failure`, and every copy went through value witnesses.
+    @usableFromInline let _storage: Storage
+
+    /// The fields, never changed after `init`.
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let duration: Duration
+        @usableFromInline let failure: Failure
+        @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
+
+        init(duration: Duration, failure: Failure, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+            self.duration = duration
+            self.failure = failure
+            self.sleep = sleep
+        }
+    }
 
     /// Times out after `duration` on `clock` (a test clock in tests) with `failure`.
     public init<C: Clock>(_ duration: Duration, clock: C, failure: Failure) where C.Duration == Duration {
-        self.duration = duration
-        self.failure = failure
-        self.sleep = { try await clock.sleep(for: $0.clampedForSleeping) }
+        _storage = Storage(duration: duration, failure: failure, sleep: { try await clock.sleep(for: $0.clampedForSleeping) })
     }
 
     /// Times out after `duration` of real time with `failure`.

@@ -27,15 +27,46 @@
 /// operation once); see ``Backoff`` and ``Jitter`` for their clamping.
 public struct RetryPolicy<Failure: Sendable>: Sendable {
     /// How many attempts a load makes at most, the first included; at least 1.
-    public let attempts: Int
+    @inlinable public var attempts: Int { _storage.attempts }
     /// The wait between a failed attempt and the next.
-    public let backoff: Backoff
+    @inlinable public var backoff: Backoff { _storage.backoff }
     /// The randomness added to each wait.
-    public let jitter: Jitter
+    @inlinable public var jitter: Jitter { _storage.jitter }
     /// A limit on each attempt, whose failure counts as the attempt's.
-    public let attemptTimeout: LoadTimeout<Failure>?
-    @usableFromInline let shouldRetry: @Sendable (Failure, Int) -> Bool
-    @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
+    @inlinable public var attemptTimeout: LoadTimeout<Failure>? { _storage.attemptTimeout }
+    /// Waits on the policy's clock.
+    @inlinable var sleep: @Sendable (Duration) async throws -> Void { _storage.sleep }
+
+    // One reference, not six fields. Inline, a policy's size depended on
+    // `Failure`, so every copy, and the deinit of the request options that
+    // keep one — generic code the compiler does not specialize — went
+    // through value witnesses and a metadata lookup: 2,000 instructions of
+    // a retried load that answered at once (BENCHMARKS.md, "Issue 25,
+    // fourth pass"). A reference is copied with a retain.
+    @usableFromInline let _storage: Storage
+
+    /// The fields, never changed after `init`.
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let attempts: Int
+        @usableFromInline let backoff: Backoff
+        @usableFromInline let jitter: Jitter
+        @usableFromInline let attemptTimeout: LoadTimeout<Failure>?
+        @usableFromInline let shouldRetry: @Sendable (Failure, Int) -> Bool
+        @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
+
+        init(
+            attempts: Int, backoff: Backoff, jitter: Jitter, attemptTimeout: LoadTimeout<Failure>?,
+            shouldRetry: @escaping @Sendable (Failure, Int) -> Bool, sleep: @escaping @Sendable (Duration) async throws -> Void
+        ) {
+            self.attempts = attempts
+            self.backoff = backoff
+            self.jitter = jitter
+            self.attemptTimeout = attemptTimeout
+            self.shouldRetry = shouldRetry
+            self.sleep = sleep
+        }
+    }
 
     /// A policy whose waits run on `clock` (a test clock in tests).
     ///
@@ -55,12 +86,9 @@ public struct RetryPolicy<Failure: Sendable>: Sendable {
         clock: C,
         shouldRetry: @escaping @Sendable (_ failure: Failure, _ attempt: Int) -> Bool = { _, _ in true }
     ) where C.Duration == Duration {
-        self.attempts = max(attempts, 1)
-        self.backoff = backoff
-        self.jitter = jitter
-        self.attemptTimeout = attemptTimeout
-        self.shouldRetry = shouldRetry
-        self.sleep = { try await clock.sleep(for: $0.clampedForSleeping) }
+        _storage = Storage(
+            attempts: max(attempts, 1), backoff: backoff, jitter: jitter, attemptTimeout: attemptTimeout,
+            shouldRetry: shouldRetry, sleep: { try await clock.sleep(for: $0.clampedForSleeping) })
     }
 
     /// A policy whose waits run in real time.
@@ -76,34 +104,20 @@ public struct RetryPolicy<Failure: Sendable>: Sendable {
             shouldRetry: shouldRetry)
     }
 
-    /// Runs `attempt` until it succeeds, is cancelled, fails for good or runs
-    /// out of attempts, telling `retrying` of each retry before its wait;
-    /// returns how the load ended. Inlinable, so a retried load runs
-    /// specialized for its types.
+    /// Whether a load retries after its attempt `number` (from 1) failed
+    /// with `failure`: an attempt is left, and ``init(attempts:backoff:jitter:attemptTimeout:clock:shouldRetry:)``'s
+    /// `shouldRetry` says yes.
+    @inlinable
+    func retries(after failure: Failure, attempt number: Int) -> Bool {
+        number < _storage.attempts && _storage.shouldRetry(failure, number)
+    }
+
+    /// The report of a retry after attempt `number` failed with `failure`,
+    /// with the wait before the next attempt: the backoff, with jitter.
     @inlinable
     @MainActor
-    func run<Value>(
-        _ attempt: @escaping @MainActor @Sendable () async -> LoadOutcome<Value, Failure>,
-        retrying: @MainActor (LoadRetry<Failure>) -> Void
-    ) async -> LoadOutcome<Value, Failure> where Failure: Equatable {
-        var number = 1
-        while true {
-            let outcome: LoadOutcome<Value, Failure>
-            if let attemptTimeout {
-                outcome = await withTimeout(
-                    attemptTimeout, onTimeout: { .failure(attemptTimeout.failure) }, onCancel: { .cancelled }, operation: attempt)
-            } else {
-                outcome = await attempt()
-            }
-            guard case .failure(let failure) = outcome, number < attempts, shouldRetry(failure, number) else { return outcome }
-            if Task.isCancelled { return .cancelled }
-            let wait = jitter.apply(to: backoff.wait(after: number))
-            retrying(LoadRetry(attempt: number, of: attempts, failure: failure, wait: wait))
-            // Cancelled while waiting: the clock throws, or — if it ignores
-            // cancellation — returns to a cancelled task. Either way, not a failure.
-            do { try await sleep(wait) } catch { return .cancelled }
-            if Task.isCancelled { return .cancelled }
-            number += 1
-        }
+    func retry(after failure: Failure, attempt number: Int) -> LoadRetry<Failure> where Failure: Equatable {
+        let wait = _storage.jitter.apply(to: _storage.backoff.wait(after: number))
+        return LoadRetry(attempt: number, of: _storage.attempts, failure: failure, wait: wait)
     }
 }

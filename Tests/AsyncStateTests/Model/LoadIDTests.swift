@@ -39,4 +39,22 @@ struct LoadIDTests {
         #expect(LoadAction<Int, TestError>.edit(.confirmed(id(4))).id == id(4))
         #expect(LoadAction<Int, TestError>.edit(.confirmed(id(4))).description == "edit(confirmed(#4))")
     }
+
+    // `id` matches the common inner actions of `.more` and `.at` in place,
+    // and any other through the inner action: both paths, at every depth.
+    @Test(
+        "a wrapped action names the load of the action it wraps",
+        arguments: [
+            LoadAction<Int, TestError>.started(id(9)), .finished(id(9), 1), .failed(id(9), .offline), .cancelled(id(9)),
+            .retrying(id(9), LoadRetry(attempt: 1, of: 2, failure: .offline, wait: .zero)), .progress(id(9), 1),
+            .planned(id(9), attempts: 2), .queued(id(9)), .edit(.confirmed(id(9))),
+        ])
+    func wrappedActionIDs(inner: LoadAction<Int, TestError>) {
+        let request = PageRequest(page: 2, list: id(1))
+        let instant = LoadClock.Instant(offset: .seconds(1))
+        #expect(LoadAction.more(request, inner).id == id(9))
+        #expect(LoadAction.at(instant, inner).id == id(9))
+        #expect(LoadAction.more(request, .at(instant, inner)).id == id(9))
+        #expect(LoadAction.at(instant, .more(request, inner)).id == id(9))
+    }
 }

@@ -40,6 +40,26 @@ struct LoadablePagesTests {
         #expect(feed.nextRequest == PageRequest(page: 3, list: id(1)))
     }
 
+    // The more lane matches its inner actions in nested patterns; a stamped
+    // one (`.at`) must end the "load more" as the plain one does.
+    @Test(
+        "a stamped page, failure or cancel ends a load more as the plain one does",
+        arguments: [
+            (LoadAction<Pages<Int, Int>, TestError>.finished(id(2), numbers(2, next: 2)), [0, 1, 2, 3], nil),
+            (.failed(id(2), .offline), [0, 1], TestError.offline),
+            (.cancelled(id(2)), [0, 1], nil),
+        ] as [(LoadAction<Pages<Int, Int>, TestError>, [Int], TestError?)])
+    func stampedMore(ending: LoadAction<Pages<Int, Int>, TestError>, elements: [Int], moreError: TestError?) throws {
+        var plain = loadedNumberFeed()
+        let request = try #require(plain.nextRequest)
+        _ = plain.apply(.more(request, .started(id(2))))
+        var stamped = plain
+        #expect(plain.apply(.more(request, ending)) == .applied)
+        #expect(stamped.apply(.more(request, .at(LoadClock.Instant(offset: .seconds(3)), ending))) == .applied)
+        #expect(stamped == plain)
+        #expect(stamped.value?.elements == elements && stamped.moreError == moreError && !stamped.isLoadingMore)
+    }
+
     @Test("a page of a list replaced since it was asked for is dropped and changes nothing")
     func olderList() {
         var feed = loadedNumberFeed()
