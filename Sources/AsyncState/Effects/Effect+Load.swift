@@ -74,54 +74,52 @@ extension LoadRequest where Value: Equatable {
         return Effect<Action>.Load(start: loadStart)
     }
 
-    /// Runs the whole load — every attempt, within the timeout — reporting
-    /// progress and retries of load `id` through `reporter`.
+    /// Runs the whole load — every attempt its retry policy allows, within
+    /// its timeout — reporting progress and retries of load `id` through
+    /// `reporter`; returns how the load ended. `bounded` when called inside
+    /// the load's own timeout.
+    ///
+    /// One function for the whole chain, not one per layer, and a typed
+    /// operation called in place rather than through `attempt(of:…)`: each
+    /// async function between the load's task and its operation costs two
+    /// executor checks and a frame, and a retried load whose first attempt
+    /// answered at once paid for four of them (BENCHMARKS.md, "Issue 25,
+    /// fourth pass").
     @inlinable
     @MainActor
     func outcome<Action>(
         of id: LoadID, startingWith start: Value?,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
+        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>,
+        bounded: Bool = false
     ) async -> LoadOutcome<Value, Failure> {
-        guard let options = _options, !options.isOneAttempt else {
-            return await self.attempt(of: id, startingWith: start, embed, reporter)
+        let options = _options
+        if !bounded, let timeout = options?.timeout {
+            let request = self
+            return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }) {
+                await request.outcome(of: id, startingWith: start, embed, reporter, bounded: true)
+            }
         }
-        guard let timeout = options.timeout else {
-            return await retried(by: options.retry!, of: id, startingWith: start, embed, reporter)
-        }
-        let request = self
-        return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }) {
-            guard let retry = options.retry else { return await request.attempt(of: id, startingWith: start, embed, reporter) }
-            return await request.retried(by: retry, of: id, startingWith: start, embed, reporter)
-        }
-    }
-
-    /// Runs attempts of load `id` until one succeeds, is cancelled, fails
-    /// for good or is the last that `policy` allows, reporting each retry
-    /// before its wait; returns how the load ended.
-    ///
-    /// The loop is here, not in `RetryPolicy`, so that an attempt is called,
-    /// not passed as a closure: each async function between the load's task
-    /// and its operation costs two executor checks and a frame, and a load
-    /// whose first attempt answers at once paid for three of them
-    /// (BENCHMARKS.md, "Issue 25, fourth pass").
-    @inlinable
-    @MainActor
-    func retried<Action>(
-        by policy: RetryPolicy<Failure>, of id: LoadID, startingWith start: Value?,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
-    ) async -> LoadOutcome<Value, Failure> {
+        let policy = options?.retry
         var number = 1
         while true {
             let outcome: LoadOutcome<Value, Failure>
-            if let limit = policy.attemptTimeout {
+            if let limit = policy?.attemptTimeout {
                 let request = self
                 outcome = await withTimeout(limit, onTimeout: { .failure(limit.failure) }, onCancel: { .cancelled }) {
                     await request.attempt(of: id, startingWith: start, embed, reporter)
                 }
+            } else if case .operation(let operation) = _source {
+                do throws(Failure) {
+                    outcome = .value(try await operation())
+                } catch {
+                    outcome = .failure(error)
+                }
             } else {
                 outcome = await attempt(of: id, startingWith: start, embed, reporter)
             }
-            guard case .failure(let failure) = outcome, policy.retries(after: failure, attempt: number) else { return outcome }
+            guard let policy, case .failure(let failure) = outcome, policy.retries(after: failure, attempt: number) else {
+                return outcome
+            }
             if Task.isCancelled { return .cancelled }
             let retry = policy.retry(after: failure, attempt: number)
             reporter.send(embed(.retrying(id, retry)))
