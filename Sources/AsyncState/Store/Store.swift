@@ -264,7 +264,10 @@ public final class Store<State, Action>: Observable {
 
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
-    @usableFromInline package var _onRunningEffectCountChange: (@MainActor (Int) -> Void)?
+    // Unchecked, as the tables above: a read copies the closure out and the
+    // call runs after the access ends, so no user code runs inside one. The
+    // check cost a dynamic access on every effect's start and end.
+    @exclusivity(unchecked) @usableFromInline package var _onRunningEffectCountChange: (@MainActor (Int) -> Void)?
 
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.
