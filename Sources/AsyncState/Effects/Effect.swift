@@ -183,11 +183,15 @@ public struct Effect<Action> {
     }
 
     /// Runs all `effects` at the same time.
+    @inlinable
     public static func merge(_ effects: Effect...) -> Effect {
         merge(effects)
     }
 
     /// Runs all `effects` at the same time.
+    // Inlinable, so a reducer's merge is specialized for its action: out of
+    // line, each call looked up `Effect`'s generic metadata.
+    @inlinable
     public static func merge(_ effects: [Effect]) -> Effect {
         let active = effects.filter { !$0.isNone }
         let isDropped = effects.contains { $0._isDropped }
@@ -200,12 +204,16 @@ public struct Effect<Action> {
 
     /// Runs `effects` one after another, each starting when the previous one
     /// has finished.
+    @inlinable
     public static func concatenate(_ effects: Effect...) -> Effect {
         concatenate(effects)
     }
 
     /// Runs `effects` one after another, each starting when the previous one
     /// has finished.
+    // Inlinable, so a reducer's merge is specialized for its action: out of
+    // line, each call looked up `Effect`'s generic metadata.
+    @inlinable
     public static func concatenate(_ effects: [Effect]) -> Effect {
         let active = effects.filter { !$0.isNone }
         let isDropped = effects.contains { $0._isDropped }

@@ -53,6 +53,8 @@ extension Loadable {
         guard apply(action) == .applied else { return Effect.dropped }
         switch action {
         case .started(let newer):
+            // The everyday start supersedes nothing: no list to build.
+            if superseded == nil || superseded == newer, queued.isEmpty, more == nil || moreID != nil { return .none }
             var cancelled: [LoadID] = []
             if let superseded, superseded != newer { cancelled.append(superseded) }
             cancelled += queued.filter { $0 < newer && !queuedIDs.contains($0) }
