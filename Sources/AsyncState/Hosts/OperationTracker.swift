@@ -31,7 +31,9 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         @usableFromInline init() {}
     }
 
-    private var entries: [Key: AsyncValue<Completion, Failure>] = [:]
+    // Keeps its dynamic exclusivity checks: the keys are the user's, whose
+    // `hash(into:)` and `==` run inside each access.
+    @usableFromInline var _entries: [Key: AsyncValue<Completion, Failure>] = [:]
     private let registrar = ObservationRegistrar()
     /// Built once: a generic class's key path is costly to rebuild on every access.
     private let entriesKeyPath: KeyPath<OperationTracker, [Key: AsyncValue<Completion, Failure>]>
@@ -48,7 +50,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     @usableFromInline
     init(makeValue: @escaping @MainActor () -> AsyncValue<Completion, Failure>) {
         self.makeValue = makeValue
-        entriesKeyPath = \OperationTracker.entries
+        entriesKeyPath = \OperationTracker._entries
     }
 
     /// How many runs of `key` wait in its queue (``OverlapPolicy/queue``) for
@@ -97,12 +99,12 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     ///   changes and no observer is notified, also for a key that never ran.
     @discardableResult
     public func clearError(for key: Key) -> Failure? {
-        entries[key]?.clearError()
+        _entries[key]?.clearError()
     }
 
     /// Forgets the failure of every key.
     public func clearErrors() {
-        for entry in entries.values { entry.clearError() }
+        for entry in _entries.values { entry.clearError() }
     }
 
     /// Runs `request` as `key` and says how it ended: its value, its
@@ -149,34 +151,43 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// waiting in its queue, which never start; they end without an error.
     /// Does nothing when `key` is neither running nor waiting.
     public func cancel(_ key: Key) {
-        entries[key]?.cancel()
+        _entries[key]?.cancel()
     }
 
     /// Cancels every running operation and every run waiting in a queue.
     public func cancelAll() {
-        for entry in entries.values { entry.cancel() }
+        for entry in _entries.values { entry.cancel() }
     }
 
     private var observedEntries: [Key: AsyncValue<Completion, Failure>] {
         registrar.access(self, keyPath: entriesKeyPath)
-        return entries
+        return _entries
     }
 
     /// The entry of `key`. A reader of a key that has one depends on what it
     /// reads from the entry alone (entries are never removed); a reader of a
     /// key that has none is told when a key is added.
     private func entry(_ key: Key) -> AsyncValue<Completion, Failure>? {
-        if let entry = entries[key] { return entry }
+        if let entry = _entries[key] { return entry }
         registrar.access(self, keyPath: entriesKeyPath)
         return nil
     }
 
-    @usableFromInline
+    /// The entry of `key`, made on its first run. Inlinable, so the lookup
+    /// of every run is specialized for the key: out of line, it looked up
+    /// generic metadata and witness tables on each run.
+    @inlinable
     func makeEntry(_ key: Key) -> AsyncValue<Completion, Failure> {
-        if let entry = entries[key] { return entry }
+        if let entry = _entries[key] { return entry }
+        return addEntry(key)
+    }
+
+    /// Makes and keeps the entry of `key`, which has none.
+    @usableFromInline
+    func addEntry(_ key: Key) -> AsyncValue<Completion, Failure> {
         let entry = makeValue()
         registrar.withMutation(of: self, keyPath: entriesKeyPath) {
-            entries[key] = entry
+            _entries[key] = entry
         }
         return entry
     }
