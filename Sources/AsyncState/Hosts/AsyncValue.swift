@@ -245,7 +245,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// ```
     @inlinable
     public func load(_ request: LoadRequest<Value, Failure>, overlap: OverlapPolicy = .latestWins) async {
-        await run(request, overlap)
+        // Entered here, not through `run`: see `Entry`.
+        let entry = entering(request, overlap)
+        if case .waiting = entry { _ = await participation(in: entry) }
     }
 
     /// Loads with `operation`, which throws `Failure` itself; see
@@ -255,7 +257,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async {
-        await run(LoadRequest(operation), overlap)
+        let entry = entering(LoadRequest(operation), overlap)
+        if case .waiting = entry { _ = await participation(in: entry) }
     }
 
     /// Loads with `operation`, whose untyped errors become ``AnyError``; see
@@ -266,7 +269,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError {
-        await run(LoadRequest(operation), overlap)
+        let entry = entering(LoadRequest(operation), overlap)
+        if case .waiting = entry { _ = await participation(in: entry) }
     }
 
     /// Loads only if the value needs it: joins the load in flight if there
@@ -366,7 +370,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     public func reload() async {
         guard let request = _lastRequest else { return }
-        await run(request, .latestWins)
+        let entry = entering(request, .latestWins)
+        if case .waiting = entry { _ = await participation(in: entry) }
     }
 
     /// Marks the value stale and, if it was loaded before, reloads it with the
@@ -424,50 +429,106 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         case ignored
     }
 
+    /// Where a call stands once it has started or joined a load: done, or
+    /// waiting as one of the load's callers.
+    ///
+    /// Entering is synchronous and only waiting is async, so that a load
+    /// whose operation answered without suspending — it ended inside the
+    /// store's `send` — returns from `load` through no async function of its
+    /// own: each costs two executor checks and a frame, and a load that
+    /// answered at once paid for two of them (BENCHMARKS.md, "Issue 25,
+    /// fourth pass").
+    @usableFromInline
+    enum Entry {
+        /// The call's part is over.
+        case done(Participation)
+        /// The call waits for `load`'s end as `caller`: the load's first
+        /// caller, or one that `joined` a load another call started.
+        case waiting(SharedLoad, caller: Int, joined: Bool)
+    }
+
     /// Loads `request` in the value lane under `overlap`: joins the load in
     /// flight for a `.join`, and otherwise starts, waiting as one of the
     /// load's callers until it ends or this caller's task is cancelled.
     @inlinable
     @discardableResult
     func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: AnyObject? = nil) async -> Participation {
+        let entry = entering(request, overlap, context: context)
+        if case .done(let participation) = entry { return participation }
+        return await participation(in: entry)
+    }
+
+    /// Enters `request`'s load in the value lane under `overlap` — joining
+    /// the load in flight for a `.join`, and otherwise starting one — without
+    /// waiting for it.
+    @inlinable
+    func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: AnyObject? = nil) -> Entry {
         // Read in place: a copy of the state would be one more to make and destroy.
         if let inFlight = _store._currentState.inFlightID,
             case .join(let id) = overlap.decision(inFlight: inFlight, isOvertaken: _store._currentState.isOvertaken(inFlight))
         {
-            return await join(id)
+            return joining(id)
         }
         _lastRequest = request
         let (loaded, clock) = (_loaded, _clock)
-        return await start(.start { $0.load(loaded, request, overlap: overlap, stampedBy: clock) }, context: context)
+        return beginning(.start { $0.load(loaded, request, overlap: overlap, stampedBy: clock) }, context: context)
     }
 
     /// Sends `action`, which starts at most one load, and waits as the first
     /// caller of the load it started until it ends or this caller leaves.
-    /// Inlinable for the same reason as `load`: this is where the store runs.
     @inlinable
     func start(_ action: Feature.Action, context: AnyObject? = nil) async -> Participation {
+        await participation(in: beginning(action, context: context))
+    }
+
+    /// Sends `action`, which starts at most one load, entering it as its
+    /// first caller. Inlinable for the same reason as `load`: this is where
+    /// the store runs.
+    @inlinable
+    func beginning(_ action: Feature.Action, context: AnyObject? = nil) -> Entry {
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
-        guard let caller = load.join() else { return .ignored }
+        guard let caller = load.join() else { return .done(.ignored) }
         _loads._starting = load
         _store.send(action)
         _loads._starting = nil
-        guard load.hasStarted else { return .ignored }
+        guard load.hasStarted else { return .done(.ignored) }
         // A load whose operation answered without suspending ended inside
         // `send`: there is nothing to wait for, so no continuation and no
         // cancellation handler.
-        let ended = if load.hasEnded { true } else { await load.wait(for: caller, abandon: abandoning) }
-        // A load cancelled for everyone (`cancel()`, or superseded) ends this
-        // caller's part as cancelled, whatever its operation last recorded —
-        // for instance a failed attempt before a cancelled retry wait.
-        return ended && !load.wasCancelled ? .started : .left
+        guard load.hasEnded else { return .waiting(load, caller: caller, joined: false) }
+        return .done(load.wasCancelled ? .left : .started)
+    }
+
+    /// Enters load `id`, which another call started, as one of its callers.
+    @usableFromInline
+    func joining(_ id: LoadID) -> Entry {
+        guard let load = _loads[id], let caller = load.join() else { return .done(.ignored) }
+        return .waiting(load, caller: caller, joined: true)
     }
 
     /// Waits as a caller of load `id`, which another call started.
     @usableFromInline
     func join(_ id: LoadID) async -> Participation {
-        guard let load = _loads[id], let caller = load.join() else { return .ignored }
-        return await load.wait(for: caller, abandon: abandoning) ? .joined(context: load.context) : .left
+        await participation(in: joining(id))
+    }
+
+    /// How the call that stands at `entry` took part, once the load it waits
+    /// for has ended or the call's task was cancelled.
+    @inlinable
+    func participation(in entry: Entry) async -> Participation {
+        switch entry {
+        case .done(let participation):
+            return participation
+        case .waiting(let load, let caller, let joined):
+            let ended = await load.wait(for: caller, abandon: abandoning)
+            if joined { return ended ? .joined(context: load.context) : .left }
+            // A load cancelled for everyone (`cancel()`, or superseded) ends
+            // this caller's part as cancelled, whatever its operation last
+            // recorded — for instance a failed attempt before a cancelled
+            // retry wait.
+            return ended && !load.wasCancelled ? .started : .left
+        }
     }
 
     /// The `embed` of every load this value starts: wraps each load action

@@ -130,8 +130,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         overlap: OverlapPolicy = .latestWins
     ) async -> OperationResult<Result, Failure> {
         let record = Record()
-        let participation = await makeEntry(key).run(record.recording(request), overlap, context: record)
-        return record.result(for: participation)
+        let value = makeEntry(key)
+        // Waits only if the run did not end at once (see `AsyncValue.Entry`).
+        let entry = value.entering(record.recording(request), overlap, context: record)
+        if case .done(let participation) = entry { return record.result(for: participation) }
+        return record.result(for: await value.participation(in: entry))
     }
 
     /// Runs `operation` as `key`; its untyped errors become ``AnyError``. See

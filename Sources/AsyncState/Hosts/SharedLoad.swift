@@ -108,7 +108,7 @@ final class SharedLoad {
     @exclusivity(unchecked) private var endedCancelled = false
     /// What the caller that started the load attached to it, for callers that
     /// join: ``OperationTracker`` keeps the run's result there.
-    let context: AnyObject?
+    @usableFromInline let context: AnyObject?
     @exclusivity(unchecked) private(set) var shares = LoadShares()
     /// Resumed with `true` when the load ends, `false` when the caller leaves.
     @exclusivity(unchecked) private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
