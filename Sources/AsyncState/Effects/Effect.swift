@@ -211,8 +211,7 @@ public struct Effect<Action> {
 
     /// Runs `effects` one after another, each starting when the previous one
     /// has finished.
-    // Inlinable, so a reducer's merge is specialized for its action: out of
-    // line, each call looked up `Effect`'s generic metadata.
+    // Inlinable, as `merge(_:)` is and for the same reason.
     @inlinable
     public static func concatenate(_ effects: [Effect]) -> Effect {
         let active = effects.filter { !$0.isNone }

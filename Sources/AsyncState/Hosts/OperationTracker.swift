@@ -215,7 +215,8 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         // "Issue 25, fourth pass").
         //
         // No dynamic exclusivity checks: the class is `@MainActor`, and each
-        // access is a single read or write that calls out to nothing.
+        // access is a single read or write; the only code one can run is the
+        // deinit of a value it replaces, which cannot reach this record.
         @exclusivity(unchecked) @usableFromInline var _ending = Ending.running
         /// The operation's value, after `.success`.
         @exclusivity(unchecked) @usableFromInline var _value: Any?

@@ -53,13 +53,15 @@ extension Loadable {
         guard apply(action) == .applied else { return Effect.dropped }
         switch action {
         case .started(let newer):
-            // The everyday start supersedes nothing: no list to build.
-            if superseded == nil || superseded == newer, queued.isEmpty, more == nil || moreID != nil { return .none }
-            var cancelled: [LoadID] = []
-            if let superseded, superseded != newer { cancelled.append(superseded) }
-            cancelled += queued.filter { $0 < newer && !queuedIDs.contains($0) }
-            if let more, moreID == nil { cancelled.append(more) }
-            return .merge(cancelled.map { Effect(.cancelLoad($0, supersededBy: newer)) })
+            // Built in a loop, and merged only when not empty: the everyday
+            // start supersedes nothing, and then allocates nothing.
+            var cancels: [Effect<Action>] = []
+            if let superseded, superseded != newer { cancels.append(Effect(.cancelLoad(superseded, supersededBy: newer))) }
+            for id in queued where id < newer && !queuedIDs.contains(id) {
+                cancels.append(Effect(.cancelLoad(id, supersededBy: newer)))
+            }
+            if let more, moreID == nil { cancels.append(Effect(.cancelLoad(more, supersededBy: newer))) }
+            return cancels.isEmpty ? .none : .merge(cancels)
         case .more(_, .started(let newer)):
             guard let more, more != newer else { return .none }
             return Effect(.cancelLoad(more, supersededBy: newer))

@@ -265,8 +265,9 @@ public final class Store<State, Action>: Observable {
     /// Told the number of running effects whenever it changes — for test tools
     /// that must know it outside the main actor.
     // Unchecked, as the tables above: a read copies the closure out and the
-    // call runs after the access ends, so no user code runs inside one. The
-    // check cost a dynamic access on every effect's start and end.
+    // call runs after the access ends; only test tools set it, once, so the
+    // only code a write can run — the old closure's release — never runs
+    // during a read. The check cost a dynamic access on every effect.
     @exclusivity(unchecked) @usableFromInline package var _onRunningEffectCountChange: (@MainActor (Int) -> Void)?
 
     /// Called with a message when an effect misbehaves (for example throws an
