@@ -417,10 +417,12 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// How one call took part in loading.
     @usableFromInline
     enum Participation {
-        /// The call started a load and waited for it to end.
-        case started
-        /// The call waited for a load another call started, which carries `context`.
-        case joined(context: AnyObject?)
+        /// The call started a load and waited for it to end, which failed
+        /// with `failure` if it is not `nil`.
+        case started(failure: (any Error)?)
+        /// The call waited for a load another call started, which carries
+        /// `context`, to end — failed with `failure` if it is not `nil`.
+        case joined(context: AnyObject?, failure: (any Error)?)
         /// The call's task was cancelled and it left before the load ended, or
         /// the load was cancelled for everyone.
         case left
@@ -497,7 +499,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         // `send`: there is nothing to wait for, so no continuation and no
         // cancellation handler.
         guard load.hasEnded else { return .waiting(load, caller: caller, joined: false) }
-        return .done(load.wasCancelled ? .left : .started)
+        return .done(load.wasCancelled ? .left : .started(failure: load.failure))
     }
 
     /// Enters load `id`, which another call started, as one of its callers.
@@ -522,12 +524,12 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
             return participation
         case .waiting(let load, let caller, let joined):
             let ended = await load.wait(for: caller, abandon: abandoning)
-            if joined { return ended ? .joined(context: load.context) : .left }
             // A load cancelled for everyone (`cancel()`, or superseded) ends
             // this caller's part as cancelled, whatever its operation last
             // recorded — for instance a failed attempt before a cancelled
             // retry wait.
-            return ended && !load.wasCancelled ? .started : .left
+            guard ended, !load.wasCancelled else { return .left }
+            return joined ? .joined(context: load.context, failure: load.failure) : .started(failure: load.failure)
         }
     }
 

@@ -121,7 +121,9 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// ``OverlapPolicy/queue``, cancelling a waiting call's task withdraws its
     /// run from the queue at once. With a retry policy the key stays active
     /// between attempts; ``error(for:)`` holds only the failure that ended the
-    /// run.
+    /// run. The result is always how the run ended, as ``error(for:)`` says:
+    /// a timeout fails it with the timeout's failure, also while the
+    /// operation still runs or waits to retry.
     @inlinable
     @discardableResult
     public func run<Result>(
@@ -195,20 +197,21 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         return entry
     }
 
-    /// Where a run leaves its result, for the caller that started it and for
-    /// callers that join it. The value is kept as `Any` because each call
-    /// chooses its own result type.
+    /// Where a run leaves its operation's value, for the caller that started
+    /// it and for callers that join it. The value is kept as `Any` because
+    /// each call chooses its own result type.
+    ///
+    /// Only the value: how the run ended — finished, failed and with what, or
+    /// cancelled — is how its load ended, which the load's last action says.
+    /// What an attempt saw is not the run's end: a timeout can end the load
+    /// while its operation still runs, or while it waits to retry.
     ///
     /// Inlinable with `run`, so a run is specialized for its types.
     @usableFromInline
     @MainActor
     final class Record {
-        /// How the run ended so far.
-        @usableFromInline
-        enum Ending { case running, success, failure, cancelled }
-
-        // How the run ended, in fields whose layout does not depend on
-        // `Failure`. A generic class's deinit is never specialized: with an
+        // In a field whose layout does not depend on `Failure`. A generic
+        // class's deinit is never specialized: with an
         // `OperationResult<Any, Failure>?` here it looked up that type's
         // metadata and destroyed the field through value witnesses, 900 of
         // the instructions of a run that answers at once (BENCHMARKS.md,
@@ -217,67 +220,27 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         // No dynamic exclusivity checks: the class is `@MainActor`, and each
         // access is a single read or write; the only code one can run is the
         // deinit of a value it replaces, which cannot reach this record.
-        @exclusivity(unchecked) @usableFromInline var _ending = Ending.running
-        /// The operation's value, after `.success`.
+        /// The value of the operation's last attempt that returned one.
         @exclusivity(unchecked) @usableFromInline var _value: Any?
-        /// The failure, after `.failure`: a `Failure`.
-        @exclusivity(unchecked) @usableFromInline var _failure: (any Error)?
 
         @usableFromInline init() {}
 
-        /// The operation returned; a cancelled run's value is not its result.
-        @inlinable
-        func finish(_ value: Any) {
-            if Task.isCancelled {
-                _ending = .cancelled
-            } else {
-                _ending = .success
-                _value = value
-            }
-        }
-
-        /// The operation failed; after cancellation that is not a failure.
-        @inlinable
-        func fail(_ failure: Failure) {
-            if Task.isCancelled {
-                _ending = .cancelled
-            } else {
-                _ending = .failure
-                _failure = failure
-            }
-        }
-
-        @inlinable
-        func cancel() {
-            _ending = .cancelled
-        }
-
-        /// `request`, recording how each attempt ends here and leaving only
-        /// "it finished" in the key's state.
+        /// `request`, keeping here the value of each attempt that returns
+        /// one and leaving only "it finished" in the key's state.
         @inlinable
         func recording<Result>(_ request: LoadRequest<Result, Failure>) -> LoadRequest<Completion, Failure> {
             var recorded: LoadRequest<Completion, Failure>
             switch request._source {
             case .operation(let operation):
                 recorded = LoadRequest<Completion, Failure> { () async throws(Failure) in
-                    do throws(Failure) {
-                        self.finish(try await operation())
-                    } catch {
-                        self.fail(error)
-                        throw error
-                    }
+                    self._value = try await operation()
                     return Completion()
                 }
             case .untyped(let operation, let mapError):
                 recorded = LoadRequest<Completion, Failure>(
                     .untyped(
                         {
-                            do {
-                                self.finish(try await operation())
-                            } catch {
-                                if error is CancellationError { self.cancel() } else { self.fail(mapError(error)) }
-                                throw error
-                            }
+                            self._value = try await operation()
                             return Completion()
                         }, mapError))
             case .stream(let attempt, let mode):
@@ -286,14 +249,10 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
                         { _, _ in
                             switch await attempt(nil, { _ in }) {
                             case .value(let value):
-                                self.finish(value)
+                                self._value = value
                                 return .value(Completion())
-                            case .failure(let failure):
-                                self.fail(failure)
-                                return .failure(failure)
-                            case .cancelled:
-                                self.cancel()
-                                return .cancelled
+                            case .failure(let failure): return .failure(failure)
+                            case .cancelled: return .cancelled
                             }
                         }, mode))
             }
@@ -305,26 +264,26 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         @inlinable
         func result<Result>(for participation: AsyncValue<Completion, Failure>.Participation) -> OperationResult<Result, Failure> {
             let record: Record?
+            let failure: (any Error)?
             switch participation {
-            case .started: record = self
-            case .joined(let context): record = context as? Record
+            case .started(let ended):
+                (record, failure) = (self, ended)
+            case .joined(let context, let ended):
+                (record, failure) = (context as? Record, ended)
             case .left: return .cancelled
             case .ignored: return .ignored
             }
-            guard let record else { return .cancelled }
+            if let failure {
+                // The load's own failure, so always a `Failure`.
+                guard let failure = failure as? Failure else { return .cancelled }
+                return .failure(failure)
+            }
             // `if let`, not `Optional.map`: a main-actor closure passed to the
             // standard library checks its executor at run time.
-            switch record._ending {
-            case .success:
-                if let value = record._value as? Result { return .success(value) }
-                // Joined a run whose value has another type.
-                return .ignored
-            case .failure:
-                if let failure = record._failure as? Failure { return .failure(failure) }
-                return .cancelled
-            case .running, .cancelled:
-                return .cancelled
-            }
+            guard let value = record?._value else { return .cancelled }
+            if let value = value as? Result { return .success(value) }
+            // Joined a run whose value has another type.
+            return .ignored
         }
     }
 }

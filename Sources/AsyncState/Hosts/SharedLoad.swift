@@ -103,9 +103,11 @@ final class SharedLoad {
 
     /// The load's ID, given when the store schedules it.
     @exclusivity(unchecked) var id: LoadID?
-    /// Whether the load's last action was `.cancelled`: a caller that waited
-    /// to the end of a cancelled load did not see it finish or fail.
-    @exclusivity(unchecked) private var endedCancelled = false
+    /// How the load ended, once it has: a caller that waited to the end of
+    /// a cancelled load did not see it finish or fail, and one that waited
+    /// to the end of a failed load is told the failure its last action
+    /// reported — not what one of its attempts saw.
+    @exclusivity(unchecked) private var ending: LoadEnding?
     /// What the caller that started the load attached to it, for callers that
     /// join: ``OperationTracker`` keeps the run's result there.
     @usableFromInline let context: AnyObject?
@@ -128,7 +130,15 @@ final class SharedLoad {
 
     /// Whether the load ended because it was cancelled for everyone.
     @usableFromInline
-    var wasCancelled: Bool { endedCancelled }
+    var wasCancelled: Bool {
+        if case .cancelled = ending { true } else { false }
+    }
+
+    /// The failure the load's last action reported, if it failed.
+    @usableFromInline
+    var failure: (any Error)? {
+        if case .failed(let failure) = ending { failure } else { nil }
+    }
 
     /// Adds a caller, or returns `nil` if the load no longer takes callers.
     @usableFromInline
@@ -168,10 +178,10 @@ final class SharedLoad {
         if isLast, let id { abandon(id) }
     }
 
-    /// The load sent its last action, `.cancelled` if `cancelled`: releases
+    /// The load sent its last action, which ended it as `ending`: releases
     /// every caller still waiting.
-    func end(cancelled: Bool) {
-        endedCancelled = cancelled
+    func end(_ ending: LoadEnding) {
+        self.ending = ending
         shares.end()
         guard !waiters.isEmpty else { return }
         let released = waiters
@@ -262,7 +272,7 @@ final class SharedLoads: Observable {
         switch lifecycle {
         case .none: return
         case .began(let id): began(id)
-        case .ended(let id, let cancelled): ended(id, cancelled: cancelled)
+        case .ended(let id, let ending): ended(id, ending)
         }
     }
 
@@ -275,10 +285,10 @@ final class SharedLoads: Observable {
         countChanged()
     }
 
-    /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
-    func ended(_ id: LoadID, cancelled: Bool) {
+    /// Load `id` made its last action, which ended it as `ending`: releases its callers.
+    func ended(_ id: LoadID, _ ending: LoadEnding) {
         guard let load = running.removeValue(forKey: id) else { return }
-        load.end(cancelled: cancelled)
+        load.end(ending)
         countChanged()
     }
 
@@ -297,25 +307,40 @@ enum LoadLifecycle {
     case none
     /// The first action of load `id`: it started, or waits in a queue.
     case began(LoadID)
-    /// The last action of load `id`; `cancelled` if it was cancelled.
-    case ended(LoadID, cancelled: Bool)
+    /// The last action of load `id`, which ended it as `LoadEnding` says.
+    case ended(LoadID, LoadEnding)
 }
 
-extension LoadAction {
+/// How the last action of a load ended it.
+@usableFromInline
+enum LoadEnding {
+    /// It finished, or its edit was confirmed.
+    case finished
+    /// It failed with this failure. Kept as `any Error`, so that the table
+    /// of loads stays free of the value's generic types; boxed only when a
+    /// load fails.
+    case failed(any Error)
+    /// It was cancelled.
+    case cancelled
+}
+
+extension LoadAction where Failure: Error {
     /// Where this action stands in the life of its load, whatever its lane.
     @inlinable
     var lifecycle: LoadLifecycle {
         switch self {
         case .started(let id), .queued(let id): .began(id)
-        case .finished(let id, _), .failed(let id, _): .ended(id, cancelled: false)
-        case .cancelled(let id): .ended(id, cancelled: true)
+        case .finished(let id, _): .ended(id, .finished)
+        case .failed(let id, let failure): .ended(id, .failed(failure))
+        case .cancelled(let id): .ended(id, .cancelled)
         case .retrying, .progress, .planned: .none
         case .more(_, let action), .at(_, let action): action.lifecycle
         case .edit(let edit):
             switch edit {
             case .started(let id, _): .began(id)
-            case .confirmed(let id), .failed(let id, _): .ended(id, cancelled: false)
-            case .cancelled(let id): .ended(id, cancelled: true)
+            case .confirmed(let id): .ended(id, .finished)
+            case .failed(let id, let failure): .ended(id, .failed(failure))
+            case .cancelled(let id): .ended(id, .cancelled)
             case .retrying: .none
             }
         }
