@@ -417,12 +417,11 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// How one call took part in loading.
     @usableFromInline
     enum Participation {
-        /// The call started a load and waited for it to end, which failed
-        /// with `failure` if it is not `nil`.
-        case started(failure: (any Error)?)
+        /// The call started a load and waited for it to finish or fail.
+        case started
         /// The call waited for a load another call started, which carries
-        /// `context`, to end — failed with `failure` if it is not `nil`.
-        case joined(context: AnyObject?, failure: (any Error)?)
+        /// `context`, to finish or fail.
+        case joined(context: (any LoadContext)?)
         /// The call's task was cancelled and it left before the load ended, or
         /// the load was cancelled for everyone.
         case left
@@ -454,7 +453,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// load's callers until it ends or this caller's task is cancelled.
     @inlinable
     @discardableResult
-    func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: AnyObject? = nil) async -> Participation {
+    func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) async -> Participation {
         let entry = entering(request, overlap, context: context)
         if case .done(let participation) = entry { return participation }
         return await participation(in: entry)
@@ -464,7 +463,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// the load in flight for a `.join`, and otherwise starting one — without
     /// waiting for it.
     @inlinable
-    func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: AnyObject? = nil) -> Entry {
+    func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) -> Entry {
         // Read in place: a copy of the state would be one more to make and destroy.
         if let inFlight = _store._currentState.inFlightID,
             case .join(let id) = overlap.decision(inFlight: inFlight, isOvertaken: _store._currentState.isOvertaken(inFlight))
@@ -479,7 +478,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Sends `action`, which starts at most one load, and waits as the first
     /// caller of the load it started until it ends or this caller leaves.
     @inlinable
-    func start(_ action: Feature.Action, context: AnyObject? = nil) async -> Participation {
+    func start(_ action: Feature.Action, context: (any LoadContext)? = nil) async -> Participation {
         await participation(in: beginning(action, context: context))
     }
 
@@ -487,7 +486,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// first caller. Inlinable for the same reason as `load`: this is where
     /// the store runs.
     @inlinable
-    func beginning(_ action: Feature.Action, context: AnyObject? = nil) -> Entry {
+    func beginning(_ action: Feature.Action, context: (any LoadContext)? = nil) -> Entry {
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .done(.ignored) }
@@ -499,7 +498,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         // `send`: there is nothing to wait for, so no continuation and no
         // cancellation handler.
         guard load.hasEnded else { return .waiting(load, caller: caller, joined: false) }
-        return .done(load.wasCancelled ? .left : .started(failure: load.failure))
+        return .done(load.wasCancelled ? .left : .started)
     }
 
     /// Enters load `id`, which another call started, as one of its callers.
@@ -529,7 +528,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
             // recorded — for instance a failed attempt before a cancelled
             // retry wait.
             guard ended, !load.wasCancelled else { return .left }
-            return joined ? .joined(context: load.context, failure: load.failure) : .started(failure: load.failure)
+            return joined ? .joined(context: load.context) : .started
         }
     }
 
@@ -550,6 +549,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     static func noting(_ loads: SharedLoads) -> (LoadAction<Value, Failure>) -> Feature.Action {
         { action in
+            // A tag check, and the failure read out of line: read here, the
+            // closure copied every action (40 instructions a load).
+            if case .failed = action { loads.noteFailure(of: action) }
             loads.note(action.lifecycle)
             return .loaded(action)
         }

@@ -197,20 +197,20 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         return entry
     }
 
-    /// Where a run leaves its operation's value, for the caller that started
-    /// it and for callers that join it. The value is kept as `Any` because
-    /// each call chooses its own result type.
+    /// Where a run leaves its result, for the caller that started it and for
+    /// callers that join it: its operation's value, kept as `Any` because
+    /// each call chooses its own result type, and its load's failure.
     ///
-    /// Only the value: how the run ended — finished, failed and with what, or
-    /// cancelled — is how its load ended, which the load's last action says.
-    /// What an attempt saw is not the run's end: a timeout can end the load
-    /// while its operation still runs, or while it waits to retry.
+    /// The failure is the one its load's last action reported, not what an
+    /// attempt saw: a timeout can end the load while its operation still
+    /// runs, or while it waits to retry. A cancelled load releases its
+    /// callers as having left, so it needs no field here.
     ///
     /// Inlinable with `run`, so a run is specialized for its types.
     @usableFromInline
     @MainActor
-    final class Record {
-        // In a field whose layout does not depend on `Failure`. A generic
+    final class Record: LoadContext {
+        // In fields whose layout does not depend on `Failure`. A generic
         // class's deinit is never specialized: with an
         // `OperationResult<Any, Failure>?` here it looked up that type's
         // metadata and destroyed the field through value witnesses, 900 of
@@ -222,8 +222,15 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         // deinit of a value it replaces, which cannot reach this record.
         /// The value of the operation's last attempt that returned one.
         @exclusivity(unchecked) @usableFromInline var _value: Any?
+        /// The failure the load ended with: a `Failure`.
+        @exclusivity(unchecked) @usableFromInline var _failure: (any Error)?
 
         @usableFromInline init() {}
+
+        @usableFromInline
+        func loadFailed(_ failure: any Error) {
+            _failure = failure
+        }
 
         /// `request`, keeping here the value of each attempt that returns
         /// one and leaving only "it finished" in the key's state.
@@ -264,23 +271,21 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         @inlinable
         func result<Result>(for participation: AsyncValue<Completion, Failure>.Participation) -> OperationResult<Result, Failure> {
             let record: Record?
-            let failure: (any Error)?
             switch participation {
-            case .started(let ended):
-                (record, failure) = (self, ended)
-            case .joined(let context, let ended):
-                (record, failure) = (context as? Record, ended)
+            case .started: record = self
+            case .joined(let context): record = context as? Record
             case .left: return .cancelled
             case .ignored: return .ignored
             }
-            if let failure {
+            guard let record else { return .cancelled }
+            if let failure = record._failure {
                 // The load's own failure, so always a `Failure`.
                 guard let failure = failure as? Failure else { return .cancelled }
                 return .failure(failure)
             }
             // `if let`, not `Optional.map`: a main-actor closure passed to the
             // standard library checks its executor at run time.
-            guard let value = record?._value else { return .cancelled }
+            guard let value = record._value else { return .cancelled }
             if let value = value as? Result { return .success(value) }
             // Joined a run whose value has another type.
             return .ignored

@@ -103,20 +103,18 @@ final class SharedLoad {
 
     /// The load's ID, given when the store schedules it.
     @exclusivity(unchecked) var id: LoadID?
-    /// How the load ended, once it has: a caller that waited to the end of
-    /// a cancelled load did not see it finish or fail, and one that waited
-    /// to the end of a failed load is told the failure its last action
-    /// reported — not what one of its attempts saw.
-    @exclusivity(unchecked) private var ending: LoadEnding?
-    /// What the caller that started the load attached to it, for callers that
-    /// join: ``OperationTracker`` keeps the run's result there.
-    @usableFromInline let context: AnyObject?
+    /// Whether the load's last action was `.cancelled`: a caller that waited
+    /// to the end of a cancelled load did not see it finish or fail.
+    @exclusivity(unchecked) private var endedCancelled = false
+    /// What the caller that started the load attached to it: told if the
+    /// load failed, and handed to callers that join it.
+    @usableFromInline let context: (any LoadContext)?
     @exclusivity(unchecked) private(set) var shares = LoadShares()
     /// Resumed with `true` when the load ends, `false` when the caller leaves.
     @exclusivity(unchecked) private var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
 
     @usableFromInline
-    init(context: AnyObject?) {
+    init(context: (any LoadContext)?) {
         self.context = context
     }
 
@@ -130,15 +128,7 @@ final class SharedLoad {
 
     /// Whether the load ended because it was cancelled for everyone.
     @usableFromInline
-    var wasCancelled: Bool {
-        if case .cancelled = ending { true } else { false }
-    }
-
-    /// The failure the load's last action reported, if it failed.
-    @usableFromInline
-    var failure: (any Error)? {
-        if case .failed(let failure) = ending { failure } else { nil }
-    }
+    var wasCancelled: Bool { endedCancelled }
 
     /// Adds a caller, or returns `nil` if the load no longer takes callers.
     @usableFromInline
@@ -178,10 +168,10 @@ final class SharedLoad {
         if isLast, let id { abandon(id) }
     }
 
-    /// The load sent its last action, which ended it as `ending`: releases
+    /// The load sent its last action, `.cancelled` if `cancelled`: releases
     /// every caller still waiting.
-    func end(_ ending: LoadEnding) {
-        self.ending = ending
+    func end(cancelled: Bool) {
+        endedCancelled = cancelled
         shares.end()
         guard !waiters.isEmpty else { return }
         let released = waiters
@@ -272,7 +262,7 @@ final class SharedLoads: Observable {
         switch lifecycle {
         case .none: return
         case .began(let id): began(id)
-        case .ended(let id, let ending): ended(id, ending)
+        case .ended(let id, let cancelled): ended(id, cancelled: cancelled)
         }
     }
 
@@ -285,10 +275,30 @@ final class SharedLoads: Observable {
         countChanged()
     }
 
-    /// Load `id` made its last action, which ended it as `ending`: releases its callers.
-    func ended(_ id: LoadID, _ ending: LoadEnding) {
+    /// Tells the context of the load that `action`, a value-lane `.failed`,
+    /// fails, before the action releases the load's callers: only such a
+    /// load is one ``OperationTracker`` runs, the one host that keeps a
+    /// load's failure.
+    ///
+    /// Out of line, so the `embed` of every action only checks its case; a
+    /// method here, not a static one on the generic value, which took the
+    /// value's metadata on every action.
+    @inlinable @inline(never)
+    func noteFailure<Value, Failure: Error>(of action: LoadAction<Value, Failure>) {
+        guard case .failed(let id, let failure) = action else { return }
+        noteFailure(failure, of: id)
+    }
+
+    /// Tells the context of load `id` that the load failed with `failure`.
+    @usableFromInline
+    func noteFailure(_ failure: any Error, of id: LoadID) {
+        running[id]?.context?.loadFailed(failure)
+    }
+
+    /// Load `id` made its last action, `.cancelled` if `cancelled`: releases its callers.
+    func ended(_ id: LoadID, cancelled: Bool) {
         guard let load = running.removeValue(forKey: id) else { return }
-        load.end(ending)
+        load.end(cancelled: cancelled)
         countChanged()
     }
 
@@ -307,40 +317,36 @@ enum LoadLifecycle {
     case none
     /// The first action of load `id`: it started, or waits in a queue.
     case began(LoadID)
-    /// The last action of load `id`, which ended it as `LoadEnding` says.
-    case ended(LoadID, LoadEnding)
+    /// The last action of load `id`; `cancelled` if it was cancelled.
+    case ended(LoadID, cancelled: Bool)
 }
 
-/// How the last action of a load ended it.
+/// What the call that starts a shared load attaches to it: told if the
+/// load failed, before any caller resumes, and handed to the callers that
+/// join it. ``OperationTracker`` keeps a run's result in one, so that a
+/// run's failure is its load's — not what one of its attempts saw.
 @usableFromInline
-enum LoadEnding {
-    /// It finished, or its edit was confirmed.
-    case finished
-    /// It failed with this failure. Kept as `any Error`, so that the table
-    /// of loads stays free of the value's generic types; boxed only when a
-    /// load fails.
-    case failed(any Error)
-    /// It was cancelled.
-    case cancelled
+@MainActor
+protocol LoadContext: AnyObject {
+    /// The load's last action failed it with `failure`.
+    func loadFailed(_ failure: any Error)
 }
 
-extension LoadAction where Failure: Error {
+extension LoadAction {
     /// Where this action stands in the life of its load, whatever its lane.
     @inlinable
     var lifecycle: LoadLifecycle {
         switch self {
         case .started(let id), .queued(let id): .began(id)
-        case .finished(let id, _): .ended(id, .finished)
-        case .failed(let id, let failure): .ended(id, .failed(failure))
-        case .cancelled(let id): .ended(id, .cancelled)
+        case .finished(let id, _), .failed(let id, _): .ended(id, cancelled: false)
+        case .cancelled(let id): .ended(id, cancelled: true)
         case .retrying, .progress, .planned: .none
         case .more(_, let action), .at(_, let action): action.lifecycle
         case .edit(let edit):
             switch edit {
             case .started(let id, _): .began(id)
-            case .confirmed(let id): .ended(id, .finished)
-            case .failed(let id, let failure): .ended(id, .failed(failure))
-            case .cancelled(let id): .ended(id, .cancelled)
+            case .confirmed(let id), .failed(let id, _): .ended(id, cancelled: false)
+            case .cancelled(let id): .ended(id, cancelled: true)
             case .retrying: .none
             }
         }
