@@ -44,7 +44,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// Creates a tracker with no operation run yet.
     @inlinable
     public convenience init() {
-        self.init(makeValue: { AsyncValue() })
+        self.init(makeValue: { AsyncValue.trackerKey() })
     }
 
     @usableFromInline
