@@ -121,9 +121,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// ``OverlapPolicy/queue``, cancelling a waiting call's task withdraws its
     /// run from the queue at once. With a retry policy the key stays active
     /// between attempts; ``error(for:)`` holds only the failure that ended the
-    /// run. The result is always how the run ended, as ``error(for:)`` says:
-    /// a timeout fails it with the timeout's failure, also while the
-    /// operation still runs or waits to retry.
+    /// run. The result is how the run's load ended: a timeout fails it with
+    /// the timeout's failure, also while the operation still runs or waits
+    /// to retry, and only the attempt that ended the load gives its value.
+    /// (A run that a newer one superseded but let finish returns its own
+    /// ending; ``error(for:)`` holds the newest run's.)
     @inlinable
     @discardableResult
     public func run<Result>(
@@ -236,18 +238,25 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         /// one and leaving only "it finished" in the key's state.
         @inlinable
         func recording<Result>(_ request: LoadRequest<Result, Failure>) -> LoadRequest<Completion, Failure> {
+            // An attempt cut off by its own timeout runs on in its task,
+            // cancelled: a value it returns late is not the run's, and may
+            // come after the value of the attempt that ended the load. Asked
+            // only then: `Task.isCancelled` costs two retains and releases.
+            let mayOutliveAttempt = request._options?.retry?.attemptTimeout != nil
             var recorded: LoadRequest<Completion, Failure>
             switch request._source {
             case .operation(let operation):
                 recorded = LoadRequest<Completion, Failure> { () async throws(Failure) in
-                    self._value = try await operation()
+                    let value = try await operation()
+                    if !mayOutliveAttempt || !Task.isCancelled { self._value = value }
                     return Completion()
                 }
             case .untyped(let operation, let mapError):
                 recorded = LoadRequest<Completion, Failure>(
                     .untyped(
                         {
-                            self._value = try await operation()
+                            let value = try await operation()
+                            if !mayOutliveAttempt || !Task.isCancelled { self._value = value }
                             return Completion()
                         }, mapError))
             case .stream(let attempt, let mode):
@@ -256,7 +265,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
                         { _, _ in
                             switch await attempt(nil, { _ in }) {
                             case .value(let value):
-                                self._value = value
+                                if !mayOutliveAttempt || !Task.isCancelled { self._value = value }
                                 return .value(Completion())
                             case .failure(let failure): return .failure(failure)
                             case .cancelled: return .cancelled

@@ -129,6 +129,28 @@ struct OperationTrackerRetryTests {
         stubborn.open(with: 2)
     }
 
+    @Test("a value that an attempt cut off by its timeout returns late is not the run's result")
+    func lateValueOfTimedOutAttempt() async {
+        let clock = TestClock()
+        let first = StubbornCall(), second = StubbornCall()
+        let attempts = AttemptCount()
+        let tracker = OperationTracker<Op, TestError>()
+        let policy = RetryPolicy<TestError>(
+            attempts: 2, backoff: .none, attemptTimeout: LoadTimeout(.seconds(5), clock: clock, failure: .timedOut), clock: clock)
+        let save = LoadRequest { () async throws(TestError) in
+            attempts.count += 1
+            return attempts.count == 1 ? await first.value() : await second.value()
+        }.retry(policy)
+        let run = Task { await tracker.run(.save, save) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5)) // the first attempt times out; the second starts
+        await clock.waitForSleepers(1)
+        #expect(attempts.count == 2)
+        second.answer(2) // the second attempt ends the load…
+        first.answer(1) // …and then the first one returns, late
+        #expect(await run.value == .success(2))
+    }
+
     @Test("a caller that joined a run cancelled during the wait between attempts gets .cancelled, not the attempt's failure")
     func joinedRunCancelledDuringBackoff() async {
         let clock = TestClock()
@@ -152,4 +174,20 @@ struct OperationTrackerRetryTests {
 @MainActor
 private final class AttemptCount {
     var count = 0
+}
+
+/// A call that ignores cancellation and returns what the test answers, on
+/// the main actor, so an answer reaches the caller before the next one.
+@MainActor
+private final class StubbornCall {
+    private var continuation: CheckedContinuation<Int, Never>?
+
+    func value() async -> Int {
+        await withCheckedContinuation { continuation = $0 }
+    }
+
+    func answer(_ value: Int) {
+        continuation?.resume(returning: value)
+        continuation = nil
+    }
 }
