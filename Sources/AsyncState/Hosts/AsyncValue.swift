@@ -560,11 +560,11 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// do not check every action for a failure (18 instructions a load).
     @inlinable
     static func notingFailures(_ loads: SharedLoads) -> (LoadAction<Value, Failure>) -> Feature.Action {
-        { action in
+        let noting = noting(loads)
+        return { action in
             // Read out of line: read here, the closure copied every action.
             if case .failed = action { loads.noteFailure(of: action) }
-            loads.note(action.lifecycle)
-            return .loaded(action)
+            return noting(action)
         }
     }
 

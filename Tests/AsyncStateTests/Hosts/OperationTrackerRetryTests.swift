@@ -68,6 +68,11 @@ struct OperationTrackerRetryTests {
         LoadRequest { () async throws(TestError) in await gate.value() ?? -1 }
     }
 
+    /// Two attempts one after the other, each cut off after 5 s with `.timedOut`.
+    private func twoAttemptsOfFiveSeconds(on clock: TestClock) -> RetryPolicy<TestError> {
+        RetryPolicy(attempts: 2, backoff: .none, attemptTimeout: LoadTimeout(.seconds(5), clock: clock, failure: .timedOut), clock: clock)
+    }
+
     @Test("a load timeout during an attempt fails the run with the timeout's failure, as error(for:) says")
     func timeoutDuringAttempt() async {
         let clock = TestClock()
@@ -108,8 +113,7 @@ struct OperationTrackerRetryTests {
         let first = Gate<Int>(), stubborn = Gate<Int>()
         let attempts = AttemptCount()
         let tracker = OperationTracker<Op, TestError>()
-        let policy = RetryPolicy<TestError>(
-            attempts: 2, backoff: .none, attemptTimeout: LoadTimeout(.seconds(5), clock: clock, failure: .timedOut), clock: clock)
+        let policy = twoAttemptsOfFiveSeconds(on: clock)
         // The first attempt fails; the second ignores cancellation.
         let save = LoadRequest { () async throws(TestError) in
             attempts.count += 1
@@ -135,8 +139,7 @@ struct OperationTrackerRetryTests {
         let first = StubbornCall(), second = StubbornCall()
         let attempts = AttemptCount()
         let tracker = OperationTracker<Op, TestError>()
-        let policy = RetryPolicy<TestError>(
-            attempts: 2, backoff: .none, attemptTimeout: LoadTimeout(.seconds(5), clock: clock, failure: .timedOut), clock: clock)
+        let policy = twoAttemptsOfFiveSeconds(on: clock)
         let save = LoadRequest { () async throws(TestError) in
             attempts.count += 1
             return attempts.count == 1 ? await first.value() : await second.value()
