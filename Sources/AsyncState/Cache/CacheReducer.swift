@@ -138,7 +138,7 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
     }
 
     /// How `key`'s load actions reach the cache.
-    func embed(_ key: Key) -> (LoadAction<Value, Failure>) -> Action {
+    func embed(_ key: Key) -> (consuming LoadAction<Value, Failure>) -> Action {
         { .entry(key, $0) }
     }
 

@@ -42,7 +42,7 @@ struct EditLayer<Value: Equatable, Failure: Equatable>: Equatable {
 
     /// Whether the layer holds nothing a value would show or compare.
     @inlinable
-    var isEmpty: Bool { _pendingIDs.isEmpty && _unreflected.isEmpty && _error == nil && _newestID == nil }
+    var isEmpty: Bool { _pendingIDs.isEmpty && _unreflected.isEmpty && !_error.isSome && _newestID == nil }
 
     /// The pending edits by ID, in start order.
     var pending: KeyedStates<LoadID, AnyEdit<Value>> { KeyedStates(zip(_pendingIDs, _pendingEdits)) }
@@ -144,8 +144,8 @@ extension Loadable {
                 layers._edits._error = nil
                 guard wasShowing else { return layers._edits.show(on: base) }
                 // The new edit goes on top: apply it alone instead of recomputing.
-                if layers._edits._shown == nil || !edit.apply(to: &layers._edits._shown!) {
-                    if base != nil { layers._edits._conflicts.append(id) }
+                if !layers._edits._shown.isSome || !edit.apply(to: &layers._edits._shown!) {
+                    if base.isSome { layers._edits._conflicts.append(id) }
                 }
             }
         case .confirmed(let id):

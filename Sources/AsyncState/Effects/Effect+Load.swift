@@ -25,7 +25,7 @@ extension LoadRequest where Value: Equatable {
     // feature's types: unspecialized, every load looked up generic metadata.
     @inlinable
     func loadEffect<Action>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         cancelsEarlier: Bool,
         stampsResult: Bool = true,
         stampedBy hostClock: LoadClock? = nil,
@@ -34,7 +34,7 @@ extension LoadRequest where Value: Equatable {
         announcesPlan: Bool = true
     ) -> Effect<Action>.Load {
         loadEffect(
-            MainActorFunction(embed), cancelsEarlier: cancelsEarlier, stampsResult: stampsResult, stampedBy: hostClock,
+            MainActorConsumingFunction(embed), cancelsEarlier: cancelsEarlier, stampsResult: stampsResult, stampedBy: hostClock,
             start: start, announcesStart: announcesStart, announcesPlan: announcesPlan)
     }
 
@@ -43,7 +43,7 @@ extension LoadRequest where Value: Equatable {
     /// own `embed` makes it.
     @inlinable
     func loadEffect<Action>(
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>,
+        _ embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>,
         cancelsEarlier: Bool,
         stampsResult: Bool = true,
         stampedBy hostClock: LoadClock? = nil,
@@ -89,7 +89,7 @@ extension LoadRequest where Value: Equatable {
     @MainActor
     func outcome<Action>(
         of id: LoadID, startingWith start: Value?,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>,
+        _ embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>,
         bounded: Bool = false
     ) async -> LoadOutcome<Value, Failure> {
         let options = _options
@@ -136,7 +136,7 @@ extension LoadRequest where Value: Equatable {
     @MainActor
     func attempt<Action>(
         of id: LoadID, startingWith start: Value?,
-        _ embed: MainActorFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
+        _ embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>
     ) async -> LoadOutcome<Value, Failure> {
         switch _source {
         case .operation(let operation):
@@ -161,7 +161,7 @@ extension LoadRequest where Value: Equatable {
 /// its `embed`, the clock that stamps its result, its number of attempts.
 @usableFromInline
 struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: Sendable {
-    @usableFromInline let embed: MainActorFunction<LoadAction<Value, Failure>, Action>
+    @usableFromInline let embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>
     @usableFromInline let clock: LoadClock?
     /// Announced with `.planned` when there is a retry policy.
     @usableFromInline let attempts: Int?
@@ -169,7 +169,7 @@ struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: S
     @usableFromInline let announcesStart: Bool
 
     @inlinable
-    init(embed: MainActorFunction<LoadAction<Value, Failure>, Action>, clock: LoadClock?, attempts: Int?, announcesStart: Bool) {
+    init(embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>, clock: LoadClock?, attempts: Int?, announcesStart: Bool) {
         self.embed = embed
         self.clock = clock
         self.attempts = attempts
@@ -189,7 +189,7 @@ struct LoadAnnouncement<Value: Equatable, Failure: Error & Equatable, Action>: S
     /// stamped with `clock` (see `LoadAction.ending(_:returning:stampedBy:)`).
     @inlinable
     @MainActor
-    func ending(_ id: LoadID, returning value: Value) -> Action {
+    func ending(_ id: LoadID, returning value: consuming Value) -> Action {
         embed(.ending(id, returning: value, stampedBy: clock))
     }
 }
@@ -230,7 +230,7 @@ final class TypedLoadStart<Value: Equatable, Failure: Error & Equatable, Action>
             reporter.began()
             do throws(Failure) {
                 let value = try await load._operation()
-                reporter.end(id, with: load._announcement.ending(id, returning: value))
+                reporter.end(id, with: load._announcement.ending(id, returning: consume value))
             } catch {
                 reporter.end(id, with: load._announcement.embed(.ending(id, throwing: error)))
             }
@@ -270,7 +270,7 @@ final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Actio
             reporter.began()
             do {
                 let value = try await load._operation()
-                reporter.end(id, with: load._announcement.ending(id, returning: value))
+                reporter.end(id, with: load._announcement.ending(id, returning: consume value))
             } catch {
                 reporter.end(id, with: load._announcement.embed(.ending(id, throwing: error, mapError: load._mapError)))
             }
@@ -325,7 +325,7 @@ extension LoadAction {
     /// `.finished`, stamped with `clock`'s time if there is a clock, or
     /// `.cancelled` if the task was cancelled.
     @inlinable
-    static func ending(_ id: LoadID, returning value: Value, stampedBy clock: LoadClock? = nil) -> LoadAction {
+    static func ending(_ id: LoadID, returning value: consuming Value, stampedBy clock: LoadClock? = nil) -> LoadAction {
         if Task.isCancelled { return .cancelled(id) }
         guard let clock else { return .finished(id, value) }
         return .at(clock.now, .finished(id, value))
@@ -351,8 +351,8 @@ extension LoadAction {
 
     /// The action that ends load `id` with `outcome`; cancellation wins.
     @inlinable
-    static func ending(_ id: LoadID, with outcome: LoadOutcome<Value, Failure>, stampedBy clock: LoadClock?) -> LoadAction {
-        switch outcome {
+    static func ending(_ id: LoadID, with outcome: consuming LoadOutcome<Value, Failure>, stampedBy clock: LoadClock?) -> LoadAction {
+        switch consume outcome {
         case .value(let value): ending(id, returning: value, stampedBy: clock)
         case .failure(let failure): ending(id, throwing: failure)
         case .cancelled: .cancelled(id)

@@ -24,12 +24,12 @@ final class LoadReporter<Action> {
     /// that ends it, which is processed and forgets the load — never ignored,
     /// so a cancelled load still ends, with `.cancelled(id)`; without, one it
     /// sends on the way, which `send(_:)` has checked.
-    @usableFromInline let _deliver: @MainActor (LoadID?, Action) -> Void
+    @usableFromInline let _deliver: @MainActor (LoadID?, consuming Action) -> Void
     /// The store's record of the effect it is launching.
     @usableFromInline let _launch: EffectLaunch
 
     @inlinable
-    init(launch: EffectLaunch, deliver: @escaping @MainActor (LoadID?, Action) -> Void) {
+    init(launch: EffectLaunch, deliver: @escaping @MainActor (LoadID?, consuming Action) -> Void) {
         self._launch = launch
         self._deliver = deliver
     }
@@ -44,7 +44,7 @@ final class LoadReporter<Action> {
     /// Sends an action the load reports before it ends (a retry, progress);
     /// ignored once the load's task is cancelled.
     @inlinable
-    func send(_ action: Action) {
+    func send(_ action: consuming Action) {
         guard !Task.isCancelled else { return }
         _deliver(nil, action)
     }
@@ -52,7 +52,7 @@ final class LoadReporter<Action> {
     /// Ends load `id` with `action`. Every load's task calls this exactly
     /// once, as the last thing its body does.
     @inlinable
-    func end(_ id: LoadID, with action: Action) {
+    func end(_ id: LoadID, with action: consuming Action) {
         _deliver(id, action)
     }
 
@@ -60,6 +60,6 @@ final class LoadReporter<Action> {
     /// feature's load reports in the parent's actions.
     @inlinable
     func map<Child>(_ transform: MainActorFunction<Child, Action>) -> LoadReporter<Child> {
-        LoadReporter<Child>(launch: _launch) { [self] id, action in _deliver(id, transform(action)) }
+        LoadReporter<Child>(launch: _launch) { [self] (id, action: consuming Child) in _deliver(id, transform(action)) }
     }
 }

@@ -30,3 +30,26 @@ struct MainActorFunction<Input, Output>: @unchecked Sendable {
         _body(input)
     }
 }
+
+/// A ``MainActorFunction`` that takes its input consumed: a load's `embed`,
+/// which wraps each of the load's actions in the feature's action.
+///
+/// Consumed, the load action moves into the feature's action; borrowed, the
+/// wrapper had to copy it, a retain and a release of every reference its
+/// value holds (BENCHMARKS.md, "Issue 25, sixth pass"). Safe to be
+/// `@unchecked Sendable` for the reason `MainActorFunction` is.
+@usableFromInline
+struct MainActorConsumingFunction<Input, Output>: @unchecked Sendable {
+    @usableFromInline let _body: (consuming Input) -> Output
+
+    @inlinable
+    init(_ body: @escaping (consuming Input) -> Output) {
+        _body = body
+    }
+
+    @inlinable
+    @MainActor
+    func callAsFunction(_ input: consuming Input) -> Output {
+        _body(input)
+    }
+}

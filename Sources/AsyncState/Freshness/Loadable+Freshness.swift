@@ -57,7 +57,7 @@ extension Loadable {
     /// A load in flight does not change the answer: it is about the value shown.
     @inlinable
     public func isStale(maxAge: Duration, at now: LoadClock.Instant) -> Bool {
-        guard _invalidation == nil, case .success = _settled, _value != nil, let settledAt = _settledAt else { return true }
+        guard _invalidation == nil, case .success = _settled, _value.isSome, let settledAt = _settledAt else { return true }
         guard maxAge > .zero else { return true }
         return settledAt.advanced(by: maxAge) <= now
     }

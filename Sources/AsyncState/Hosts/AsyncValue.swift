@@ -54,7 +54,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// The loads that callers wait for, and the one `start` is starting.
     @usableFromInline let _loads: SharedLoads
     /// The `embed` of every load this value starts; see `noting(_:)`.
-    @usableFromInline let _loaded: (LoadAction<Value, Failure>) -> Feature.Action
+    @usableFromInline let _loaded: (consuming LoadAction<Value, Failure>) -> Feature.Action
     /// The last request loaded in the value lane, which ``reload()`` and
     /// ``invalidate()`` load again.
     @usableFromInline var _lastRequest: LoadRequest<Value, Failure>?
@@ -91,7 +91,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @usableFromInline
     init(
         store: Store<Feature.State, Feature.Action>, loads: SharedLoads,
-        loaded: @escaping (LoadAction<Value, Failure>) -> Feature.Action, clock: LoadClock?
+        loaded: @escaping (consuming LoadAction<Value, Failure>) -> Feature.Action, clock: LoadClock?
     ) {
         _store = store
         _loads = loads
@@ -547,7 +547,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// closure holds the table of loads, not the value, so it needs no weak
     /// reference.
     @inlinable
-    static func noting(_ loads: SharedLoads) -> (LoadAction<Value, Failure>) -> Feature.Action {
+    static func noting(_ loads: SharedLoads) -> (consuming LoadAction<Value, Failure>) -> Feature.Action {
         { action in
             loads.note(action.lifecycle)
             return .loaded(action)
@@ -559,7 +559,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// result is how its load ended. Its own closure, so other values' loads
     /// do not check every action for a failure (18 instructions a load).
     @inlinable
-    static func notingFailures(_ loads: SharedLoads) -> (LoadAction<Value, Failure>) -> Feature.Action {
+    static func notingFailures(_ loads: SharedLoads) -> (consuming LoadAction<Value, Failure>) -> Feature.Action {
         let noting = noting(loads)
         return { action in
             // Read out of line: read here, the closure copied every action.

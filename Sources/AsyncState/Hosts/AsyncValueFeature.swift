@@ -79,7 +79,7 @@ extension Loadable {
     @discardableResult
     package mutating func clearError() -> Failure? {
         guard case .failure(let failure) = _settled else { return nil }
-        _settled = _value == nil ? .notLoaded : .success
+        _settled = _value.isSome ? .success : .notLoaded
         return failure
     }
 }

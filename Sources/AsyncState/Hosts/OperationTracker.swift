@@ -88,7 +88,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
 
     /// Whether any key's last run failed and its error was not cleared.
     public var hasErrors: Bool {
-        observedEntries.values.contains { $0.error != nil }
+        observedEntries.values.contains { $0.error.isSome }
     }
 
     /// Forgets the failure of `key`, e.g. when its banner is dismissed. A run

@@ -42,7 +42,7 @@ extension Loadable {
         case .error(let failure): _settled = .failure(failure)
         case .success(let value):
             _settled = .success
-            if _value == nil { _value = value }
+            if !_value.isSome { _value = value }
         case .notLoaded, .loading, .refreshing: _settled = .notLoaded
         }
         _inFlightID = fields.inFlightID

@@ -236,7 +236,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
                 _attempts = attempts.retrying(retry)
                 _lastFailure = retry.failure
             }
-            if _partial != nil {
+            if _partial.isSome {
                 _partial = nil
                 refreshShown()
             }
@@ -280,8 +280,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         } else {
             _lastFailure = nil
         }
-        _attempts = LoadAttempts(startingAfterFailure: _lastFailure != nil, hasValue: _value != nil)
-        if _partial != nil {
+        _attempts = LoadAttempts(startingAfterFailure: _lastFailure.isSome, hasValue: _value.isSome)
+        if _partial.isSome {
             // What a superseded load streamed is gone; the edits go back on the confirmed value.
             _partial = nil
             refreshShown()
@@ -301,7 +301,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _settledAt = instant
         if let invalidation = _invalidation, !invalidation.overtakes(id) { _invalidation = nil }
         // The list is replaced: a failed "load more" of the old one is moot.
-        if let layers = _layers, layers._contents._more._error != nil { withLayers { $0._more._error = nil } }
+        if let layers = _layers, layers._contents._more._error.isSome { withLayers { $0._more._error = nil } }
         settle(.success)
         return .applied
     }

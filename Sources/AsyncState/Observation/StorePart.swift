@@ -109,7 +109,7 @@ final class ValuePart<State, Action, Value: Equatable>: StorePart<State, Action>
     /// Registers the current reader of `value`, the part as it is now.
     @inlinable
     func register(_ value: Value, on store: Store<State, Action>) {
-        if _seen == nil {
+        if !_seen.isSome {
             _seen = value
             _hasReaders = true
             if _bitsOffset >= 0 {
@@ -185,7 +185,7 @@ final class StatePart<State: Equatable, Action>: StorePart<State, Action> {
             },
             registerCurrentValue: { part, store in
                 let part = unsafeDowncast(part, to: StatePart.self)
-                if part._seen == nil {
+                if !part._seen.isSome {
                     part._seen = store._currentState
                     part._hasReaders = true
                     if part._bitsOffset >= 0 {

@@ -107,7 +107,7 @@ extension Loadable {
                 layers._more._inFlight = MoreLane.InFlight(id: id, request: request)
                 layers._more._newestID = id
                 layers._more._activity = LoadActivity(
-                    reason: failure == nil ? .nextPage : .retryAfterFailure, attempt: 1, attempts: nil, wait: nil,
+                    reason: failure.isSome ? .retryAfterFailure : .nextPage, attempt: 1, attempts: nil, wait: nil,
                     lastFailure: failure)
             }
             return .applied

@@ -34,7 +34,7 @@ struct MoreLane<Failure: Equatable>: Equatable {
 
     /// Whether the lane holds nothing a value would show or compare.
     @inlinable
-    var isEmpty: Bool { _inFlight == nil && _newestID == nil && _error == nil }
+    var isEmpty: Bool { _inFlight == nil && _newestID == nil && !_error.isSome }
 
     /// A value-lane start supersedes the "load more" in flight.
     @inlinable

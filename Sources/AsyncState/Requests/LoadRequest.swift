@@ -163,7 +163,7 @@ public struct LoadRequest<Value, Failure: Error & Equatable> {
                         showsProgress: mode.showsProgress, report: report,
                         accumulate: { result, element in
                             // `result` starts non-nil here, so this folds in place.
-                            if result != nil { accumulate(&result!, element) }
+                            if result.isSome { accumulate(&result!, element) }
                         },
                         mapError: mapError.callAsFunction)
                 }, mode))

@@ -30,7 +30,7 @@ extension Loadable where Failure: Error {
     ///   - overlap: what to do if a load of this value is in flight.
     @inlinable
     public func load<Action>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         _ request: LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .latestWins
     ) -> Effect<Action> {
@@ -42,7 +42,7 @@ extension Loadable where Failure: Error {
     /// into each request.
     @inlinable
     func load<Action>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         _ request: LoadRequest<Value, Failure>,
         overlap: OverlapPolicy,
         stampedBy clock: LoadClock?
@@ -80,7 +80,7 @@ extension Loadable where Failure: Error {
     /// is superseded rather than joined.
     @inlinable
     public func loadIfNeeded<Action>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         _ request: LoadRequest<Value, Failure>,
         maxAge: Duration? = nil,
         at now: LoadClock.Instant? = nil
@@ -109,7 +109,7 @@ extension Loadable where Failure: Error {
     /// supersedes a "load more" in flight, whose page is dropped.
     @inlinable
     public func loadMore<Action, Element, Cursor>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         _ request: (Cursor) -> LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .firstWins
     ) -> Effect<Action> where Value == Pages<Element, Cursor> {
@@ -123,7 +123,7 @@ extension Loadable where Failure: Error {
         }
         let page = PageRequest(page: pages.nextPage, list: _newestID)
         // Called only through the wrapper's main-actor `callAsFunction`, like `embed` itself.
-        let more = MainActorFunction<LoadAction<Value, Failure>, Action> { embed(.more(page, $0)) }
+        let more = MainActorConsumingFunction<LoadAction<Value, Failure>, Action> { embed(.more(page, $0)) }
         return Effect(request(cursor).loadEffect(more, cancelsEarlier: overlap.cancelsEarlier, stampsResult: false))
     }
 
@@ -150,14 +150,14 @@ extension Loadable where Failure: Error {
     /// the pending one, rolling it back.
     @inlinable
     public func edit<Action>(
-        _ embed: @escaping (LoadAction<Value, Failure>) -> Action,
+        _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         _ edit: some Edit<Value>,
         _ request: LoadRequest<Void, Failure>,
         overlap: OverlapPolicy? = nil
     ) -> Effect<Action> {
         let edit = AnyEdit(edit)
         // Called only through the wrapper's main-actor `callAsFunction`, like `embed` itself.
-        let editEmbed = MainActorFunction<LoadAction<EditConfirmation, Failure>, Action> { embed(.edit(EditAction($0, edit))) }
+        let editEmbed = MainActorConsumingFunction<LoadAction<EditConfirmation, Failure>, Action> { embed(.edit(EditAction($0, edit))) }
         let confirming = request.confirming
         let newest = newestPendingEdit
         guard let overlap, let newest else {
@@ -188,7 +188,7 @@ extension Loadable where Failure: Error {
             guard let now else { return true }
             return isStale(maxAge: maxAge, at: now)
         }
-        guard case .success = _settled, _value != nil else { return true }
+        guard case .success = _settled, _value.isSome else { return true }
         return _invalidation != nil
     }
 }

@@ -398,7 +398,7 @@ extension Store {
     /// task's first slab — 1,016 bytes more per load.
     @inlinable
     @inline(never)
-    func loadEnded(_ id: LoadID, with result: Action) {
+    func loadEnded(_ id: LoadID, with result: consuming Action) {
         // Every load is in `_loads` from `schedule` until it ends here, once:
         // each load's task calls `LoadReporter.end` exactly once
         // (`LoadEndTests`). A second end would be a bug in a load's work; it
@@ -407,7 +407,7 @@ extension Store {
             assertionFailure("Load \(id) ended twice.")
             return
         }
-        send(result)
+        _ = send(handingOver: result)
         effectEnded(load._token)
     }
 

@@ -47,17 +47,24 @@ extension Store {
             }
         }
 
+        // The action is moved through to the store, not copied: a copy of an
+        // action that holds a value retains and releases each reference the
+        // value holds. A closure cannot consume what it captures, so the
+        // action waits in an optional that the one call takes it out of.
+
         /// Sends `action` to the store, if it is still alive.
         @inlinable
-        func send(_ action: Action) {
-            withStore { _ = $0.send(action) }
+        func send(_ action: consuming Action) {
+            var waiting = Optional(action)
+            withStore { _ = $0.send(handingOver: waiting.take()!) }
         }
 
         /// See ``Store/loadEnded(_:with:)``.
         @inlinable
         @inline(never)
-        func loadEnded(_ id: LoadID, with result: Action) {
-            withStore { $0.loadEnded(id, with: result) }
+        func loadEnded(_ id: LoadID, with result: consuming Action) {
+            var waiting = Optional(result)
+            withStore { $0.loadEnded(id, with: waiting.take()!) }
         }
     }
 }

@@ -192,6 +192,14 @@ public final class Store<State, Action>: Observable {
     /// The same reporter, unretained, for loads to be given at +0: the store
     /// holds it in `_cachedLoadReporter` from its first load on.
     @exclusivity(unchecked) @usableFromInline var _unretainedLoadReporter: Unmanaged<LoadReporter<Action>>?
+    /// Make `_cachedSender` and `_cachedLoadReporter`, set by the inlinable
+    /// initializers so that the closures every effect reports through are
+    /// specialized for the feature. Made in generic code — by a first load
+    /// that a `Cache`'s methods start — they ran every action they carried
+    /// through an unspecialized store, which looked up generic metadata at
+    /// each step (BENCHMARKS.md, "Issue 25, sixth pass").
+    @exclusivity(unchecked) @usableFromInline var _senderMaker: ((Store) -> Send<Action>)?
+    @exclusivity(unchecked) @usableFromInline var _loadReporterMaker: ((Store) -> LoadReporter<Action>)?
     @exclusivity(unchecked) @usableFromInline var _loads = LoadTable<RunningLoad>()
     /// Effects scheduled by the actions being processed, launched in this
     /// order once the queue is empty (see `drainQueue`); during a drain, the
@@ -288,6 +296,7 @@ public final class Store<State, Action>: Observable {
         firstLoadID: LoadID = LoadID(1)
     ) where R.State == State, R.Action == Action {
         self.init(initialState: initialState, reduce: reducer.reduce(into:action:), firstLoadID: firstLoadID)
+        specializeReporters()
     }
 
     /// Creates a store that runs `reducer`, starting from `initialState`, for
@@ -306,10 +315,19 @@ public final class Store<State, Action>: Observable {
         firstLoadID: LoadID = LoadID(1)
     ) where R.State == State, R.Action == Action, State: Equatable {
         self.init(initialState: initialState, reduce: reducer.reduce(into:action:), firstLoadID: firstLoadID)
+        specializeReporters()
         // Made here, where `State` is known to be `Equatable`, so the part's
         // comparison is specialized; found at run time it is not (≈ 400 ns
         // a change).
         _statePartMaker = { StatePart<State, Action>() }
+    }
+
+    /// Sets the makers of the effects' way back, from code specialized for
+    /// the feature. The closures capture nothing, so they allocate nothing.
+    @inlinable
+    func specializeReporters() {
+        _senderMaker = { $0.makeSender() }
+        _loadReporterMaker = { $0.makeLoadReporter() }
     }
 
     @usableFromInline
@@ -357,9 +375,14 @@ public final class Store<State, Action>: Observable {
     @inlinable
     var _sender: Send<Action> {
         if let sender = _cachedSender { return sender }
-        let sender = Send<Action> { [reference = _reference] in reference.send($0) }
+        let sender = _senderMaker?(self) ?? makeSender()
         _cachedSender = sender
         return sender
+    }
+
+    @inlinable
+    func makeSender() -> Send<Action> {
+        Send<Action> { [reference = _reference] in reference.send($0) }
     }
 
     /// Where loads report: one closure that ends a load given its ID and
@@ -367,12 +390,17 @@ public final class Store<State, Action>: Observable {
     @inlinable
     var _loadReporter: LoadReporter<Action> {
         if let reporter = _cachedLoadReporter { return reporter }
-        let reporter = LoadReporter<Action>(launch: _launch) { [reference = _reference] id, action in
-            if let id { reference.loadEnded(id, with: action) } else { reference.send(action) }
-        }
+        let reporter = _loadReporterMaker?(self) ?? makeLoadReporter()
         _cachedLoadReporter = reporter
         _unretainedLoadReporter = .passUnretained(reporter)
         return reporter
+    }
+
+    @inlinable
+    func makeLoadReporter() -> LoadReporter<Action> {
+        LoadReporter<Action>(launch: _launch) { [reference = _reference] (id, action: consuming Action) in
+            if let id { reference.loadEnded(id, with: action) } else { reference.send(action) }
+        }
     }
 
     /// The weak reference to this store that its effects and its `Send` share.
@@ -423,8 +451,7 @@ public final class Store<State, Action>: Observable {
             MainActor.assertIsolated("Store.send must run on the main actor")
         #endif
         if _isProcessing {
-            if _isReducing { reportSendFromReducer(action) }
-            _queue.append(action)
+            enqueue(action)
             return StoreTask()
         }
         var started = StoreTask()
@@ -433,6 +460,25 @@ public final class Store<State, Action>: Observable {
         if !_queue.isEmpty { drainQueue(startingInto: &started) }
         _isProcessing = false
         return started
+    }
+
+    /// ``send(_:)`` of an action handed over to the store, as an effect's
+    /// are: queued without a copy, which for an action holding a value would
+    /// retain and release each reference in it.
+    @inlinable
+    func send(handingOver action: consuming Action) -> StoreTask {
+        if _isProcessing {
+            enqueue(action)
+            return StoreTask()
+        }
+        return send(action)
+    }
+
+    /// Queues an action sent while the store is processing another.
+    @inlinable
+    func enqueue(_ action: consuming Action) {
+        if _isReducing { reportSendFromReducer(action) }
+        _queue.append(action)
     }
 
     /// Calls `observer` after every action the store processes, with the state
