@@ -118,6 +118,10 @@ extension Loadable {
     @inlinable
     var newestPendingEdit: LoadID? { _layers?._contents._edits._pendingIDs.last }
 
+    /// The pending edits' IDs, in start order.
+    @inlinable
+    var pendingEditIDs: [LoadID] { _layers?._contents._edits._pendingIDs ?? [] }
+
     /// Rolls edit `id` back at once, as if it were cancelled.
     ///
     /// - Returns: `id` if it was pending, so a reducer can also cancel its

@@ -26,7 +26,11 @@
 /// ``LoadAction/queued(_:)``), and waits for the load it was queued behind to
 /// end, however that load ends. So a ``latestWins`` start made while runs wait
 /// in the queue is newer than all of them: it supersedes the load in flight
-/// and the queued runs, which never start.
+/// and the queued runs, which never start — even with `cancellingEarlier:
+/// false`, which lets only work already running finish. And while queued
+/// runs wait for the work of a load that was cancelled, the last of them
+/// stands for the load in flight: a new ``queue`` start waits behind it, a
+/// ``firstWins`` start is ignored, and a ``join`` waits for it.
 public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {

@@ -284,8 +284,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// call, which returns at once.
     @inlinable
     public func loadIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration? = nil) async {
-        if let inFlight = _store._currentState.inFlightID, !_store._currentState.isOvertaken(inFlight) {
-            _ = await join(inFlight)
+        if let overlapped = _store._currentState.overlappedID, !_store._currentState.isOvertaken(overlapped) {
+            _ = await join(overlapped)
             return
         }
         guard _store._currentState.needsLoad(maxAge: maxAge, at: _clock?.now) else { return }
@@ -365,8 +365,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         }
     }
 
-    /// Repeats the last load of the value lane, superseding one in flight.
-    /// Does nothing if nothing was loaded yet.
+    /// Repeats the last load of the value lane — the last one that started
+    /// or queued, not a start its policy ignored — superseding one in
+    /// flight. Does nothing if nothing was loaded yet.
     @inlinable
     public func reload() async {
         guard let request = _lastRequest else { return }
@@ -398,7 +399,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _store.send(.abandon(id))
     }
 
-    /// Returns to `.notLoaded`, forgetting the value and cancelling any load.
+    /// Returns to `.notLoaded`, forgetting the value and cancelling every
+    /// lane's work: the load in flight and the queued ones, the "load more",
+    /// and the pending edits, whose callers get `.cancelled(id)`.
     @inlinable
     public func reset() {
         _store.send(.reset)
@@ -465,14 +468,17 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) -> Entry {
         // Read in place: a copy of the state would be one more to make and destroy.
-        if let inFlight = _store._currentState.inFlightID,
-            case .join(let id) = overlap.decision(inFlight: inFlight, isOvertaken: _store._currentState.isOvertaken(inFlight))
+        if let overlapped = _store._currentState.overlappedID,
+            case .join(let id) = overlap.decision(inFlight: overlapped, isOvertaken: _store._currentState.isOvertaken(overlapped))
         {
             return joining(id)
         }
-        _lastRequest = request
         let (loaded, clock) = (_loaded, _clock)
-        return beginning(.start { $0.load(loaded, request, overlap: overlap, stampedBy: clock) }, context: context)
+        let entry = beginning(.start { $0.load(loaded, request, overlap: overlap, stampedBy: clock) }, context: context)
+        // What `reload()` repeats is the last load that started or queued:
+        // a start its policy ignored never loaded.
+        if case .done(.ignored) = entry {} else { _lastRequest = request }
+        return entry
     }
 
     /// Sends `action`, which starts at most one load, and waits as the first

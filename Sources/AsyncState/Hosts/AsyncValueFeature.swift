@@ -51,9 +51,14 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
             _ = state.cancel(load: id)
             return .cancel(load: id)
         case .reset:
+            // Every lane's work stops: the loads queued, the "load more", and
+            // the edits — whose requests, left running, would confirm edits
+            // the reset forgot.
             let queued = state.queuedIDs.compactMap { state.cancel(load: $0) }
+            let edits = state.pendingEditIDs.compactMap { state.cancel(edit: $0) }
             let more = state.cancelMore()
-            return .merge([.cancel(load: state.reset()), .cancel(load: more)] + queued.map { .cancel(load: $0) })
+            let abandoned = [state.reset(), more] + queued + edits
+            return .merge(abandoned.map { .cancel(load: $0) })
         case .setValue(let value, let now):
             if let now { state.setValue(value, at: now) } else { state.setValue(value) }
             return .none

@@ -75,8 +75,10 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         Set(observedEntries.filter { $0.value.runningCount > 0 }.keys)
     }
 
-    /// The failure of the last run of `key`, until it runs again or the error
-    /// is cleared.
+    /// The failure of the last run of `key` that failed: `nil` while a later
+    /// run is in flight, and gone once one succeeds or the error is cleared
+    /// (``clearError(for:)``). A later run that is cancelled brings it back,
+    /// since cancellation is not a result.
     public func error(for key: Key) -> Failure? {
         entry(key)?.error
     }

@@ -337,7 +337,11 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
 
     /// Returns to `.notLoaded` and forgets the value, its age, the pending
     /// edits and the pages; a paged list keeps its ``window``. A load in
-    /// flight is abandoned: its result will be dropped as stale.
+    /// flight is abandoned: its result will be dropped as stale. So are the
+    /// queued loads, the "load more" and the pending edits, whose work runs
+    /// on unless the reducer cancels it too — read their IDs first
+    /// (``queuedIDs``, ``moreID``, ``pendingEdits``); ``AsyncValue/reset()``
+    /// cancels all of it.
     ///
     /// - Returns: the abandoned load's ID, so a reducer can also cancel its work.
     @inlinable

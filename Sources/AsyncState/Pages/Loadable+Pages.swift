@@ -117,6 +117,13 @@ extension Loadable {
         }
         switch action {
         case .more(_, .finished(_, let page)), .more(_, .at(_, .finished(_, let page))):
+            // A page asked of pages that `setValue` has since replaced — with
+            // another number of pages, or none after them — would land out
+            // of place: the lane ends without it.
+            guard let value = _value, withUnsafePointer(to: value, { appending.nextPage(of: $0) }) == request.page else {
+                endMore(failure: nil)
+                return .applied
+            }
             let window = _layers?._contents._window
             withUnsafePointer(to: page) { page in
                 withUnsafeMutablePointer(to: &_value!) { appending.append(page, to: $0, window: window) }

@@ -47,8 +47,8 @@ extension Loadable where Failure: Error {
         overlap: OverlapPolicy,
         stampedBy clock: LoadClock?
     ) -> Effect<Action> {
-        let inFlight = _inFlightID
-        switch overlap.decision(inFlight: inFlight, isOvertaken: inFlight.map(isOvertaken) ?? false) {
+        let overlapped = overlappedID
+        switch overlap.decision(inFlight: overlapped, isOvertaken: overlapped.map(isOvertaken) ?? false) {
         case .start:
             return Effect(request.loadEffect(embed, cancelsEarlier: overlap.cancelsEarlier, stampedBy: clock, start: _value))
         case .ignore:
@@ -63,6 +63,15 @@ extension Loadable where Failure: Error {
             return Effect(.queueLoad(Effect.QueuedLoad(behind: behind, load: load, announce: announce)))
         }
     }
+
+    /// The load a new start of the value lane overlaps, as its
+    /// ``OverlapPolicy`` sees it: the one in flight — or, after that one was
+    /// cancelled and while the queue waits for its work to wind down, the
+    /// last queued load, which is about to run. So a `.queue` start waits
+    /// behind the queue, and a `.firstWins` or `.join` start does not
+    /// supersede loads already queued.
+    @inlinable
+    var overlappedID: LoadID? { _inFlightID ?? _layers?._contents._queued.last }
 
     /// A load of this value only if it needs one: with a load in flight, a
     /// wait for it; after a success that is still fresh, nothing; otherwise a
@@ -85,7 +94,7 @@ extension Loadable where Failure: Error {
         maxAge: Duration? = nil,
         at now: LoadClock.Instant? = nil
     ) -> Effect<Action> {
-        if let inFlight = _inFlightID, !isOvertaken(inFlight) { return Effect(.joinLoad(inFlight)) }
+        if let overlapped = overlappedID, !isOvertaken(overlapped) { return Effect(.joinLoad(overlapped)) }
         guard needsLoad(maxAge: maxAge, at: now) else { return .none }
         return Effect(request.loadEffect(embed, cancelsEarlier: true, start: _value))
     }

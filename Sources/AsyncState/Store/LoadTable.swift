@@ -4,11 +4,15 @@
 struct RunningLoad: Equatable {
     @usableFromInline let _token: Int
     @usableFromInline let _cancelsEarlier: Bool
+    /// The load waits in a queue (`OverlapPolicy.queue`): its token is the
+    /// queued run's, and its work has not started.
+    @usableFromInline let _isQueued: Bool
 
     @inlinable
-    init(token: Int, cancelsEarlier: Bool) {
+    init(token: Int, cancelsEarlier: Bool, isQueued: Bool = false) {
         self._token = token
         self._cancelsEarlier = cancelsEarlier
+        self._isQueued = isQueued
     }
 }
 

@@ -96,9 +96,12 @@ extension Store {
             // says so: the policy belongs to the newer start.
             // No `Optional.map` here: its closure would check its executor
             // on every call (see `withPointer(to:_:)`).
+            // A queued load is always withdrawn: the state has dropped it,
+            // and it has no work to let finish — started later, it would
+            // run after the load that superseded it.
             var cancels = true
             if let newer, let running = _loads[newer] { cancels = running._cancelsEarlier }
-            if cancels, let load = _loads[id] { cancelEffect(load._token) }
+            if let load = _loads[id], cancels || load._isQueued { cancelEffect(load._token) }
         case .joinLoad(let id):
             // The joiner waits in a task of its own, so cancelling the joiner's
             // `StoreTask` withdraws it at once without cancelling the shared
@@ -115,7 +118,7 @@ extension Store {
             _nextLoadID = id.next
             _queue.append(queued._announce((id, false)))
             let token = enqueue(.queue(queued, id: id), cancelID: queued._load._cancelID)
-            _loads.insert(RunningLoad(token: token, cancelsEarlier: true), forKey: id)
+            _loads.insert(RunningLoad(token: token, cancelsEarlier: true, isQueued: true), forKey: id)
         }
     }
 

@@ -15,7 +15,7 @@ func saving(_ gate: Gate<Bool>) -> LoadRequest<Void, TestError> {
 // Ported from OptimisticValue, now `AsyncValue`'s edits, and from
 // `OperationTracker.run(_:editing:_:_:)`, which `AsyncValue.edit(_:_:overlap:)`
 // replaces: an edit's last action is what the caller gets back.
-@Suite("Edits in a host: AsyncValue.edit and reducers")
+@Suite("Edits in a host: AsyncValue.edit and reducers", .timeLimit(.minutes(1)))
 @MainActor
 struct AsyncValueEditTests {
     let rows: RowValues = [1: 0, 2: 0]
@@ -56,6 +56,24 @@ struct AsyncValueEditTests {
         #expect(value.value == rows)
         #expect(await editing.value == .cancelled(id))
         #expect(gate.observedCancellation && value.pendingEdits.isEmpty && value.editError == nil)
+    }
+
+    @Test("reset cancels the pending and the queued edits: their requests stop, and their callers are told so")
+    func resetCancelsEdits() async throws {
+        let value = AsyncValue<RowValues, TestError>(value: rows)
+        let like = Gate<Bool>()
+        let renameStarted = LockedValue(false)
+        let rename = LoadRequest<Void, TestError> { () async throws(TestError) in renameStarted.withLock { $0 = true } }
+        let liking = await startCaller { await value.edit(SetRow(1, to: 5), saving(like)) }
+        await like.waitForArrivals()
+        let renaming = await startCaller { await value.edit(SetRow(2, to: 7), rename, overlap: .queue) }
+        let (likeID, renameID) = (try #require(value.pendingEdits.keys.first), try #require(value.pendingEdits.keys.last))
+        value.reset()
+        #expect(await liking.value == .cancelled(likeID))
+        #expect(await renaming.value == .cancelled(renameID))
+        #expect(like.observedCancellation, "the edit's request was cancelled")
+        #expect(!renameStarted.current, "the queued edit's request never started")
+        #expect(value.state == .notLoaded && value.pendingEdits.isEmpty && value.runningCount == 0)
     }
 
     @Test("cancelling the calling task rolls the edit back; it is not an error")

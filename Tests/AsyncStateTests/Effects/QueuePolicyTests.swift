@@ -10,7 +10,11 @@ struct QueuedSaves: Reducer {
         case save(Int, Gate<Int>)
         /// A start of the same resource under `.latestWins`, logged as its number.
         case refresh(Int, Gate<Int>)
+        /// The same, as `.latestWins(cancellingEarlier: false)`.
+        case refreshKeepingEarlier(Int, Gate<Int>)
         case cancelTapped
+        /// Cancels the load in flight only; the queued ones stay queued.
+        case cancelInFlight
         case saved(LoadAction<Int, TestError>)
     }
 
@@ -33,15 +37,24 @@ struct QueuedSaves: Reducer {
                 do { return try await gate.wait() } catch { throw .offline }
             }
             return state.save.load(Action.saved, request, overlap: .latestWins)
+        case .refreshKeepingEarlier(let number, let gate):
+            let log = log
+            let request = LoadRequest { () async throws(TestError) in
+                log.withLock { $0.append(number) }
+                do { return try await gate.wait() } catch { throw .offline }
+            }
+            return state.save.load(Action.saved, request, overlap: .latestWins(cancellingEarlier: false))
         case .cancelTapped:
             return .cancel(id: "save")
+        case .cancelInFlight:
+            return .cancel(load: state.save.cancel())
         case .saved(let load):
             return state.save.reduce(load)
         }
     }
 }
 
-@Suite("OverlapPolicy.queue")
+@Suite("OverlapPolicy.queue", .timeLimit(.minutes(1)))
 @MainActor
 struct QueuePolicyTests {
     @Test("starts of the same resource run one after another, in the order they were made, each settling the state")
@@ -258,5 +271,110 @@ struct QueuePolicyTests {
         await three.finish()
         #expect(store.save.state == .success(value: 30))
         #expect(store.runningEffectCount == 0)
+    }
+    @Test("a start queued after the load in flight was cancelled waits behind the loads still queued")
+    func queueAfterCancellingInFlight() async {
+        let log = LockedValue<[Int]>([])
+        let store = Store(initialState: QueuedSaves.State(), reducer: QueuedSaves(log: log))
+        let gates = (1...3).map { _ in Gate<Int>() }
+        let one = store.send(.save(1, gates[0]))
+        let two = store.send(.save(2, gates[1]))
+        await gates[0].waitForArrivals()
+        store.send(.cancelInFlight)
+        #expect(store.save.inFlightID == nil && store.save.queuedIDs == [LoadID(2)])
+        let three = store.send(.save(3, gates[2]))
+        #expect(store.save.queuedIDs == [LoadID(2), LoadID(3)], "the new save queued behind the waiting one")
+        await one.finish()
+        await gates[1].waitForArrivals()
+        gates[1].open(with: 20)
+        await two.finish()
+        await gates[2].waitForArrivals()
+        gates[2].open(with: 30)
+        await three.finish()
+        #expect(log.current == [1, 2, 3], "every save ran, in order")
+        #expect(store.save.state == .success(value: 30))
+    }
+
+    @Test("OperationTracker: a save queued after the first save's caller left waits behind the save already queued")
+    func trackerQueueAfterFirstCallerLeft() async {
+        let tracker = OperationTracker<String, TestError>()
+        let log = LockedValue<[Int]>([])
+        let gates = (0..<3).map { _ in Gate<Int>() }
+        func save(_ k: Int) -> LoadRequest<Int, TestError> {
+            LoadRequest { () async throws(TestError) in
+                log.withLock { $0.append(k) }
+                do { return try await gates[k].wait() } catch { throw .offline }
+            }
+        }
+        // The first save ignores cancellation, as many network calls do: its
+        // work runs on after its caller leaves, and the queue waits for it.
+        let stubborn = LoadRequest { () async throws(TestError) in
+            log.withLock { $0.append(0) }
+            return await gates[0].value() ?? -1
+        }
+        let first = await startCaller { await tracker.run("save", stubborn, overlap: .queue) }
+        await gates[0].waitForArrivals()
+        let second = await startCaller { await tracker.run("save", save(1), overlap: .queue) }
+        first.cancel()
+        #expect(await first.value == .cancelled)
+        #expect(tracker.waitingCount("save") == 1)
+        let third = await startCaller { await tracker.run("save", save(2), overlap: .queue) }
+        #expect(tracker.waitingCount("save") == 2, "the third save queued behind the second")
+        gates[0].open(with: 0)
+        await gates[1].waitForArrivals()
+        gates[1].open(with: 1)
+        #expect(await second.value == .success(1))
+        await gates[2].waitForArrivals()
+        gates[2].open(with: 2)
+        #expect(await third.value == .success(2))
+        #expect(log.current == [0, 1, 2])
+    }
+
+    @Test("a latestWins(cancellingEarlier: false) start withdraws the queued loads: they never run, though the load in flight runs on")
+    func latestWinsKeepingEarlierWithdrawsQueued() async {
+        let log = LockedValue<[Int]>([])
+        let store = Store(initialState: QueuedSaves.State(), reducer: QueuedSaves(log: log))
+        let first = Gate<Int>(), queued = Gate<Int>(), refresh = Gate<Int>()
+        let one = store.send(.save(1, first))
+        let two = store.send(.save(2, queued))
+        await first.waitForArrivals()
+        let three = store.send(.refreshKeepingEarlier(3, refresh))
+        #expect(store.save.inFlightID == LoadID(3) && store.save.queuedIDs.isEmpty)
+        await refresh.waitForArrivals()
+        #expect(!first.observedCancellation, "the earlier load's work runs on")
+        first.open(with: 10)
+        await one.finish()
+        await two.finish()
+        #expect(log.current == [1, 3], "the queued save never started")
+        refresh.open(with: 30)
+        await three.finish()
+        #expect(store.save.state == .success(value: 30))
+        #expect(store.runningEffectCount == 0)
+    }
+    @Test("while queued loads wait for a cancelled load's work, a firstWins start is ignored and a join waits for the last queued load")
+    func startsBesideAWaitingQueue() async {
+        let value = AsyncValue<Int, TestError>()
+        let first = Gate<Int>(), queued = Gate<Int>()
+        // The first load ignores cancellation: its work winds down only when its gate opens.
+        let one = await startCaller { await value.load { () async throws(TestError) in await first.value() ?? -1 } }
+        await first.waitForArrivals()
+        let two = await startCaller {
+            await value.load(overlap: .queue) { () async throws(TestError) in
+                do { return try await queued.wait() } catch { throw .offline }
+            }
+        }
+        one.cancel()
+        await one.value
+        #expect(!value.isLoading && value.waitingCount == 1)
+        await value.load(overlap: .firstWins) { () async throws(TestError) in 98 }
+        #expect(value.waitingCount == 1 && value.value == nil, "the firstWins start was ignored")
+        let joined = await startCaller { await value.load(overlap: .join) { () async throws(TestError) in 99 } }
+        #expect(value.waitingCount == 1, "the join started nothing")
+        first.open(with: 1)
+        await queued.waitForArrivals()
+        queued.open(with: 2)
+        await two.value
+        await joined.value
+        #expect(value.value == 2, "the join waited for the queued load")
     }
 }

@@ -134,6 +134,21 @@ struct AsyncValueTests {
         #expect(value.value == 2)
     }
 
+    @Test("reload repeats the last load that started, not a start its policy ignored")
+    func reloadSkipsIgnoredStart() async {
+        let value = AsyncValue<String, TestError>()
+        let gate = Gate<String>()
+        let first = await startCaller {
+            await value.load { () async throws(TestError) in (try? await gate.wait()) ?? "cancelled" }
+        }
+        await gate.waitForArrivals()
+        await value.load(overlap: .firstWins) { () async throws(TestError) in "ignored" }
+        gate.open(with: "first")
+        await first.value
+        await value.reload()
+        #expect(value.value == "first", "the reload ran the first load again")
+    }
+
     @Test("reload before any load does nothing")
     func reloadFirst() async {
         let value = Value()

@@ -78,6 +78,39 @@ struct LoadablePagesTests {
         #expect(feed.nextRequest == PageRequest(page: 2, list: id(3)))
     }
 
+    @Test(
+        "a page asked of pages that setValue then replaced with others ends the load more without being appended",
+        arguments: [
+            (
+                "another number of pages",
+                {
+                    var pages = numbers(10, next: 5); pages.append(numbers(12, next: 6)); return pages
+                }()
+            ),
+            ("no page after them", numbers(10, next: nil)),
+        ] as [(String, Pages<Int, Int>)])
+    func setValueDuringMore(_ replacement: String, replaced: Pages<Int, Int>) throws {
+        var feed = loadedNumberFeed()
+        let request = try #require(feed.nextRequest)
+        _ = feed.apply(.more(request, .started(id(2))))
+        feed.setValue(replaced)
+        #expect(feed.apply(.more(request, .finished(id(2), numbers(2, next: 2)))) == .applied)
+        #expect(feed.value == replaced, "the old list's page 2 is not appended to \(replacement)")
+        #expect(!feed.isLoadingMore && feed.moreError == nil)
+    }
+
+    @Test("a page asked of pages that setValue changed in place is still appended: the list is the same")
+    func setValueInPlaceDuringMore() throws {
+        var feed = loadedNumberFeed()
+        let request = try #require(feed.nextRequest)
+        _ = feed.apply(.more(request, .started(id(2))))
+        var edited = try #require(feed.value)
+        edited[0] = -1
+        feed.setValue(edited)
+        #expect(feed.apply(.more(request, .finished(id(2), numbers(2, next: 2)))) == .applied)
+        #expect(feed.value?.elements == [-1, 1, 2, 3])
+    }
+
     @Test("a stale page is reported to the store as dropped")
     @MainActor
     func reportedAsDropped() async {

@@ -7,7 +7,7 @@ import Testing
 /// that is paged, stamped (fresh), queued, retried and takes optimistic
 /// edits — value-lane starts, turns and results, more-lane starts and
 /// results, edits started, confirmed, failed, cancelled and retried,
-/// progress, plans, invalidations, time passing, and stale and duplicate
+/// progress, plans, invalidations, values set locally, time passing, and stale and duplicate
 /// results — checked after every step against ``ComposedReference``, the
 /// combination of the reference models, and against what a server that the
 /// sequence writes to says must hold:
@@ -68,6 +68,8 @@ struct ComposedModelTests {
         case editCancel(UInt64)
         case editRetry(UInt64)
         case invalidate
+        /// A value set locally, `setValue`: the server's rows now, in `pages` pages.
+        case setValue(pages: Int)
         case tick(Int)
 
         var description: String {
@@ -93,6 +95,7 @@ struct ComposedModelTests {
             case .editCancel(let id): "cancel edit #\(id)"
             case .editRetry(let id): "retry edit #\(id)"
             case .invalidate: "invalidate"
+            case .setValue(let pages): "set the server's rows in \(pages) pages"
             case .tick(let ms): "\(ms) ms pass"
             }
         }
@@ -255,6 +258,15 @@ struct ComposedModelTests {
                 invalidation = .some(list.newestID?.rawValue)
                 reference.invalidate()
                 list.invalidate()
+            case .setValue(let count):
+                var (pages, plain) = Self.page(1, of: server)
+                for number in stride(from: 2, through: count, by: 1) {
+                    let (more, plainMore) = Self.page(number, of: server)
+                    pages.append(more)
+                    plain.append(plainMore, window: nil)
+                }
+                reference.setValue(plain)
+                list.setValue(pages)
             case .tick(let ms):
                 now += ms
             }
@@ -474,6 +486,7 @@ struct ComposedModelTests {
             case 93..<95: // a stale or duplicate result of an edit
                 let id = oldID()
                 return [[.editConfirm(id), .editFail(id), .editCancel(id)].randomElement(using: &random)!]
+            case 95..<97: return [.setValue(pages: Int.random(in: 1...3, using: &random))]
             default: return [.tick(Int.random(in: 1...40, using: &random))]
             }
         }

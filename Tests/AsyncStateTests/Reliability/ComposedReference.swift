@@ -244,6 +244,15 @@ struct ComposedReference {
         mark = .some(newest)
     }
 
+    /// `setValue(value)`: the value set locally is the confirmed one, as a
+    /// success; what a load streamed is gone. Its age, a load in flight and
+    /// the other lanes stay.
+    mutating func setValue(_ value: PlainPages) {
+        confirmed = value
+        partial = nil
+        settled = .success
+    }
+
     // MARK: The more lane
 
     /// The page a "load more" must ask for, one in flight or not: a newer
@@ -269,6 +278,12 @@ struct ComposedReference {
 
     mutating func moreFinish(_ id: UInt64, page: Int, list: UInt64?, _ value: PlainPages) -> Bool {
         guard isMore(id, page: page, list: list), var confirmed else { return false }
+        // Pages that `setValue` replaced with others are not the ones the
+        // page was asked of: the lane ends without it.
+        guard confirmed.next != nil, confirmed.nextPage == page else {
+            endMore(failure: nil)
+            return true
+        }
         confirmed.append(value, window: window)
         self.confirmed = reapplied(confirmed)
         endMore(failure: nil)
