@@ -63,10 +63,18 @@ extension Loadable {
     /// it supersedes the one in flight (``OverlapPolicy/latestWins``).
     @inlinable
     var pageRequest: PageRequest? {
-        guard _inFlightID == nil, let appending = Value.self as? any PageAppending.Type, let value = _value,
-            let page = withUnsafePointer(to: value, { appending.nextPage(of: $0) })
-        else { return nil }
+        guard _inFlightID == nil, let page = nextPage else { return nil }
         return PageRequest(page: page, list: _newestID)
+    }
+
+    /// The number of the page after the value's last one; `nil` after the
+    /// last page, and for a value that is not ``Pages``.
+    @inlinable
+    var nextPage: Int? {
+        // The copy of the value made here ends with this getter: alive while
+        // a page is appended, it would make the append copy every element.
+        guard let appending = Value.self as? any PageAppending.Type, let value = _value else { return nil }
+        return withUnsafePointer(to: value) { appending.nextPage(of: $0) }
     }
 
     /// Abandons the "load more" in flight at once, back to the pages shown.
@@ -120,7 +128,7 @@ extension Loadable {
             // A page asked of pages that `setValue` has since replaced — with
             // another number of pages, or none after them — would land out
             // of place: the lane ends without it.
-            guard let value = _value, withUnsafePointer(to: value, { appending.nextPage(of: $0) }) == request.page else {
+            guard nextPage == request.page else {
                 endMore(failure: nil)
                 return .applied
             }
