@@ -247,7 +247,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
             switch command {
             case .loadIfNeeded(let key):
                 guard let entry = self[key] else { continue }
-                if !joins, entry.isLoading { continue }
+                // A trigger joins nothing: not the load in flight, nor a
+                // queued one, whose caller's leaving must withdraw it.
+                if !joins, entry._store._currentState.overlappedID != nil { continue }
                 let (request, staleAfter) = (self.request(key), staleAfter)
                 loaded = Task { await entry.loadIfNeeded(request, maxAge: staleAfter) }
             case .reload(let key):

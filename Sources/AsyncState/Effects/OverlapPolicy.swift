@@ -28,9 +28,10 @@
 /// in the queue is newer than all of them: it supersedes the load in flight
 /// and the queued runs, which never start — even with `cancellingEarlier:
 /// false`, which lets only work already running finish. And while queued
-/// runs wait for the work of a load that was cancelled, the last of them
-/// stands for the load in flight: a new ``queue`` start waits behind it, a
-/// ``firstWins`` start is ignored, and a ``join`` waits for it.
+/// runs wait for the work of a load that was cancelled, or behind one that an
+/// invalidation overtook, the last of them stands for the load in flight: a
+/// new ``queue`` start waits behind it, a ``firstWins`` start is ignored, and
+/// a ``join`` waits for it.
 public struct OverlapPolicy: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {

@@ -65,13 +65,18 @@ extension Loadable where Failure: Error {
     }
 
     /// The load a new start of the value lane overlaps, as its
-    /// ``OverlapPolicy`` sees it: the one in flight — or, after that one was
-    /// cancelled and while the queue waits for its work to wind down, the
-    /// last queued load, which is about to run. So a `.queue` start waits
-    /// behind the queue, and a `.firstWins` or `.join` start does not
-    /// supersede loads already queued.
+    /// ``OverlapPolicy`` sees it: the one in flight — or the last queued
+    /// load, which is about to run, when nothing is in flight (the load
+    /// before it was cancelled, and the queue waits for its work to wind
+    /// down) or what is in flight was overtaken by an invalidation. So a
+    /// `.queue` start waits behind the queue, and a `.firstWins` or `.join`
+    /// start does not supersede loads already queued.
     @inlinable
-    var overlappedID: LoadID? { _inFlightID ?? _layers?._contents._queued.last }
+    var overlappedID: LoadID? {
+        guard let queued = _layers?._contents._queued.last else { return _inFlightID }
+        guard let inFlight = _inFlightID, !isOvertaken(inFlight) else { return queued }
+        return inFlight
+    }
 
     /// A load of this value only if it needs one: with a load in flight, a
     /// wait for it; after a success that is still fresh, nothing; otherwise a

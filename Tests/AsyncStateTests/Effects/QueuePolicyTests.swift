@@ -15,6 +15,9 @@ struct QueuedSaves: Reducer {
         case cancelTapped
         /// Cancels the load in flight only; the queued ones stay queued.
         case cancelInFlight
+        /// A start under `.firstWins`, logged as its number.
+        case tap(Int, Gate<Int>)
+        case invalidate
         case saved(LoadAction<Int, TestError>)
     }
 
@@ -48,6 +51,16 @@ struct QueuedSaves: Reducer {
             return .cancel(id: "save")
         case .cancelInFlight:
             return .cancel(load: state.save.cancel())
+        case .tap(let number, let gate):
+            let log = log
+            let request = LoadRequest { () async throws(TestError) in
+                log.withLock { $0.append(number) }
+                do { return try await gate.wait() } catch { throw .offline }
+            }
+            return state.save.load(Action.saved, request, overlap: .firstWins)
+        case .invalidate:
+            state.save.invalidate()
+            return .none
         case .saved(let load):
             return state.save.reduce(load)
         }
@@ -376,5 +389,26 @@ struct QueuePolicyTests {
         await two.value
         await joined.value
         #expect(value.value == 2, "the join waited for the queued load")
+    }
+    @Test("beside a load in flight that an invalidation overtook, a firstWins start leaves the save queued after it")
+    func firstWinsBesideOvertakenInFlight() async {
+        let log = LockedValue<[Int]>([])
+        let store = Store(initialState: QueuedSaves.State(), reducer: QueuedSaves(log: log))
+        let gates = (0..<3).map { _ in Gate<Int>() }
+        let one = store.send(.save(1, gates[0]))
+        await gates[0].waitForArrivals()
+        store.send(.invalidate)
+        let two = store.send(.save(2, gates[1]))
+        #expect(store.save.queuedIDs == [LoadID(2)] && !store.save.isOvertaken(LoadID(2)))
+        let three = store.send(.tap(3, gates[2]))
+        #expect(store.save.queuedIDs == [LoadID(2)], "the tap was ignored: the queued save answers the invalidation")
+        gates[0].open(with: 10)
+        await one.finish()
+        await gates[1].waitForArrivals()
+        gates[1].open(with: 20)
+        await two.finish()
+        await three.finish()
+        #expect(log.current == [1, 2], "the queued save reached the server")
+        #expect(store.save.state == .success(value: 20) && !store.save.isInvalidated)
     }
 }

@@ -1,0 +1,52 @@
+import AsyncStateControls
+import Testing
+
+@testable import AsyncState
+
+// `@testable` for one internal count: how many callers share a queued load,
+// which no public member reports while nothing is in flight.
+@Suite("Cache: triggers start loads, and join none", .timeLimit(.minutes(1)))
+@MainActor
+struct CacheTriggerTests {
+    @Test("refetchStale joins no queued load: the save's caller leaving withdraws it, and it never runs")
+    func triggerLeavesAQueuedLoadAlone() async throws {
+        let (cache, _, backend) = makeCache()
+        let subscription = cache.subscribe(1)
+        await backend.waitForCalls(1)
+        backend.answer(1, with: "a")
+        await subscription.loaded()
+        let entry = try #require(cache[1])
+        #expect(entry.value == "a" && !cache.isStale(1))
+        let log = LockedValue<[String]>([])
+        let slow = Gate<String>(), queued = Gate<String>()
+        // A load whose work ignores cancellation, then a save queued behind it.
+        let first = await startCaller {
+            await entry.load { () async throws(TestError) in
+                log.withLock { $0.append("slow") }
+                return await slow.value() ?? "-"
+            }
+        }
+        await slow.waitForArrivals()
+        let save = await startCaller {
+            await entry.load(overlap: .queue) { () async throws(TestError) in
+                log.withLock { $0.append("save") }
+                do { return try await queued.wait() } catch { throw .offline }
+            }
+        }
+        first.cancel()
+        await first.value
+        #expect(!entry.isLoading && entry.waitingCount == 1)
+        let queuedID = try #require(entry.loadable.queuedIDs.first)
+        cache.refetchStale()
+        await yieldUntil { (entry._loads[queuedID]?.shares.count ?? 0) > 1 }
+        #expect(entry._loads[queuedID]?.shares.count == 1, "the trigger joined the queued save")
+        save.cancel()
+        await save.value
+        #expect(entry.waitingCount == 0, "the save was withdrawn once its caller left")
+        slow.open(with: "late")
+        queued.open(with: "saved")
+        await yieldUntil { entry.runningCount == 0 }
+        #expect(log.current == ["slow"], "the save whose caller left never ran")
+        subscription.cancel()
+    }
+}
