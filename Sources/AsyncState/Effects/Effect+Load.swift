@@ -94,20 +94,14 @@ extension LoadRequest where Value: Equatable {
     ) async -> LoadOutcome<Value, Failure> {
         let options = _options
         if !bounded, let timeout = options?.timeout {
-            let request = self
-            return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }) {
-                await request.outcome(of: id, startingWith: start, embed, reporter, bounded: true)
-            }
+            return await outcome(of: id, startingWith: start, embed, reporter, within: timeout)
         }
         let policy = options?.retry
         var number = 1
         while true {
             let outcome: LoadOutcome<Value, Failure>
             if let limit = policy?.attemptTimeout {
-                let request = self
-                outcome = await withTimeout(limit, onTimeout: { .failure(limit.failure) }, onCancel: { .cancelled }) {
-                    await request.attempt(of: id, startingWith: start, embed, reporter)
-                }
+                outcome = await attempt(of: id, startingWith: start, embed, reporter, within: limit)
             } else if case .operation(let operation) = _source {
                 do throws(Failure) {
                     outcome = .value(try await operation())
@@ -131,8 +125,49 @@ extension LoadRequest where Value: Equatable {
         }
     }
 
-    /// Runs one attempt of load `id`.
+    /// ``outcome(of:startingWith:_:_:bounded:)`` within the load's
+    /// `timeout`.
+    ///
+    /// This and the other ways of running an attempt other than a typed
+    /// operation's are not inlined into `outcome`: a function's async frame
+    /// has room for everything it may hold across an `await`, and with them
+    /// inlined, a retried load's frame (736 bytes for an `Int`) pushed its
+    /// task past the first slab of its allocator, a `malloc` and a `free`
+    /// per load (BENCHMARKS.md, "Issue 25, sixth pass").
     @inlinable
+    @inline(never)
+    @MainActor
+    func outcome<Action>(
+        of id: LoadID, startingWith start: Value?,
+        _ embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>,
+        within timeout: LoadTimeout<Failure>
+    ) async -> LoadOutcome<Value, Failure> {
+        let request = self
+        return await withTimeout(timeout, onTimeout: { .failure(timeout.failure) }, onCancel: { .cancelled }) {
+            await request.outcome(of: id, startingWith: start, embed, reporter, bounded: true)
+        }
+    }
+
+    /// One attempt of load `id`, cut off after `limit` (see
+    /// ``outcome(of:startingWith:_:_:within:)`` for why it is apart).
+    @inlinable
+    @inline(never)
+    @MainActor
+    func attempt<Action>(
+        of id: LoadID, startingWith start: Value?,
+        _ embed: MainActorConsumingFunction<LoadAction<Value, Failure>, Action>, _ reporter: LoadReporter<Action>,
+        within limit: LoadTimeout<Failure>
+    ) async -> LoadOutcome<Value, Failure> {
+        let request = self
+        return await withTimeout(limit, onTimeout: { .failure(limit.failure) }, onCancel: { .cancelled }) {
+            await request.attempt(of: id, startingWith: start, embed, reporter)
+        }
+    }
+
+    /// Runs one attempt of load `id`; not inlined into `outcome` (see
+    /// ``outcome(of:startingWith:_:_:within:)``).
+    @inlinable
+    @inline(never)
     @MainActor
     func attempt<Action>(
         of id: LoadID, startingWith start: Value?,

@@ -85,7 +85,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     public convenience init(_ loadable: Loadable<Value, Failure>, clock: LoadClock?) {
         let loads = SharedLoads()
-        self.init(store: Store(initialState: loadable, reducer: Feature()), loads: loads, loaded: Self.noting(loads), clock: clock)
+        let loaded = Self.noting(loads)
+        self.init(
+            store: Store(initialState: loadable, reducer: Feature(loaded: loaded, clock: clock)), loads: loads, loaded: loaded,
+            clock: clock)
     }
 
     @usableFromInline
@@ -473,8 +476,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         {
             return joining(id)
         }
-        let (loaded, clock) = (_loaded, _clock)
-        let entry = beginning(.start { $0.load(loaded, request, overlap: overlap, stampedBy: clock) }, context: context)
+        let entry = beginning(.load(request, overlap), context: context)
         // What `reload()` repeats is the last load that started or queued:
         // a start its policy ignored never loaded.
         if case .done(.ignored) = entry {} else { _lastRequest = request }
@@ -579,8 +581,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     static func trackerKey() -> AsyncValue {
         let loads = SharedLoads()
+        let loaded = notingFailures(loads)
         return AsyncValue(
-            store: Store(initialState: Loadable(), reducer: Feature()), loads: loads, loaded: notingFailures(loads), clock: nil)
+            store: Store(initialState: Loadable(), reducer: Feature(loaded: loaded, clock: nil)), loads: loads, loaded: loaded, clock: nil)
     }
 
     /// Cancels load `id`, which its last caller has left.

@@ -17,6 +17,8 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
         /// destroy every action of this type through value witnesses
         /// (BENCHMARKS.md, step 19), and the closure's context costs less.
         case start((inout State) -> Effect<Action>)
+        /// A load of the value lane.
+        case load(LoadRequest<Value, Failure>, OverlapPolicy)
         /// A load's action, routed back to the state.
         case loaded(LoadAction<Value, Failure>)
         /// Cancels the load in flight, the loads queued behind it and the
@@ -31,13 +33,24 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
         case clearError
     }
 
-    @inlinable init() {}
+    /// The `embed` of every load the value starts.
+    @usableFromInline let _loaded: (consuming LoadAction<Value, Failure>) -> Action
+    /// The clock the value stamps its loads with.
+    @usableFromInline let _clock: LoadClock?
+
+    @inlinable
+    init(loaded: @escaping (consuming LoadAction<Value, Failure>) -> Action, clock: LoadClock?) {
+        _loaded = loaded
+        _clock = clock
+    }
 
     @inlinable
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .start(let start):
             return start(&state)
+        case .load(let request, let overlap):
+            return state.load(_loaded, request, overlap: overlap, stampedBy: _clock)
         case .loaded(let load):
             return state.reduce(load)
         case .cancel:

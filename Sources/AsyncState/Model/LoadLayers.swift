@@ -149,7 +149,9 @@ extension Loadable {
     @inlinable
     mutating func laneSettled() {
         let moreInFlight = _layers?._contents._more._inFlight != nil
-        let base = _value
+        // The base only while edits show: a copy of a paged list's value
+        // retains both of its arrays.
+        let base = _layers?._contents._edits.isShowing == true ? _value : nil
         withLayers { layers in
             if !moreInFlight { layers._edits.lanesSettled() }
             layers._edits.show(on: base)

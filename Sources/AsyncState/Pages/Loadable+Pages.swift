@@ -46,8 +46,7 @@ extension Loadable {
     /// before the first page, and for a value that is not ``Pages``.
     @inlinable
     public var hasMore: Bool {
-        guard let appending = Value.self as? any PageAppending.Type, let value = _value else { return false }
-        return withUnsafePointer(to: value) { appending.nextPage(of: $0) } != nil
+        nextPage != nil
     }
 
     /// The request a "load more" would make now, or `nil` when it would start
@@ -71,10 +70,13 @@ extension Loadable {
     /// last page, and for a value that is not ``Pages``.
     @inlinable
     var nextPage: Int? {
-        // The copy of the value made here ends with this getter: alive while
-        // a page is appended, it would make the append copy every element.
-        guard let appending = Value.self as? any PageAppending.Type, let value = _value else { return nil }
-        return withUnsafePointer(to: value) { appending.nextPage(of: $0) }
+        // Read where the value is stored: a copy retains both of a list's
+        // arrays, and alive while a page is appended, it would make the
+        // append copy every element.
+        // An optional's payload is stored at its start, so the address of a
+        // `Value?` that is not `nil` is the address of its `Value`.
+        guard let appending = Value.self as? any PageAppending.Type, _value.isSome else { return nil }
+        return withUnsafePointer(to: _value) { appending.nextPage(of: UnsafeRawPointer($0)) }
     }
 
     /// Abandons the "load more" in flight at once, back to the pages shown.
@@ -161,7 +163,8 @@ extension Loadable {
     @inlinable
     mutating func endMore(failure: Failure?) {
         let valueLaneInFlight = _inFlightID != nil
-        let base = _partial ?? _value
+        // The base only while edits show, as in `laneSettled()`.
+        let base = _layers?._contents._edits.isShowing == true ? _partial ?? _value : nil
         withLayers { layers in
             layers._more.end()
             layers._more._error = failure

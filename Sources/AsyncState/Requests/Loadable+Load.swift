@@ -127,7 +127,8 @@ extension Loadable where Failure: Error {
         _ request: (Cursor) -> LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .firstWins
     ) -> Effect<Action> where Value == Pages<Element, Cursor> {
-        guard _inFlightID == nil, let pages = _value, let cursor = pages.next else { return .none }
+        // Read in place: a copy of the pages retains both of their arrays.
+        guard _inFlightID == nil, let cursor = _value?.next, let nextPage = _value?.nextPage else { return .none }
         if let more = moreID {
             switch overlap.decision(inFlight: more) {
             case .start: break
@@ -135,7 +136,7 @@ extension Loadable where Failure: Error {
             case .join(let id), .queue(let id): return Effect(.joinLoad(id))
             }
         }
-        let page = PageRequest(page: pages.nextPage, list: _newestID)
+        let page = PageRequest(page: nextPage, list: _newestID)
         // Called only through the wrapper's main-actor `callAsFunction`, like `embed` itself.
         let more = MainActorConsumingFunction<LoadAction<Value, Failure>, Action> { embed(.more(page, $0)) }
         return Effect(request(cursor).loadEffect(more, cancelsEarlier: overlap.cancelsEarlier, stampsResult: false))
