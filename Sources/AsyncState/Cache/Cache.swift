@@ -162,7 +162,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     public func invalidate(_ key: Key) -> Bool {
         guard let entry = self[key] else { return false }
         entry._store.send(.invalidate)
-        if (_book.users(of: key) ?? 0) > 0 { Task { await entry.reload() } }
+        carryOut(_book.invalidated(key))
         return true
     }
 
@@ -212,9 +212,10 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 await Task.yield()
                 guard let self, !Task.isCancelled else { return }
                 guard self.users(of: key) > 0, let entry = self[key], !entry.isLoading else { continue }
-                // Not awaited: the poll keeps its schedule while the load runs.
-                let request = self.request(key)
-                Task { await entry.load(request, overlap: .firstWins) }
+                // Entered now, so a release cancels it; not awaited, so the
+                // poll keeps its schedule while the load runs.
+                let entered = entry.entering(self.request(key), .firstWins)
+                if case .waiting = entered { Task { _ = await entry.participation(in: entered) } }
             }
         }
     }
@@ -243,19 +244,25 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         _ commands: [CacheCommand<Key, AsyncValue<Value, Failure>?>], joins: Bool = true
     ) -> Task<Void, Never>? {
         var loaded: Task<Void, Never>?
+        // Each load is entered here, synchronously, and only waited for in a
+        // task: entered from the task, it started after whatever followed —
+        // a release of the entry, whose cancellation it then outlived, or a
+        // user's load, which a trigger then joined.
         for command in commands {
             switch command {
             case .loadIfNeeded(let key):
                 guard let entry = self[key] else { continue }
                 // A trigger joins nothing: not the load in flight, nor a
                 // queued one, whose caller's leaving must withdraw it.
-                if !joins, entry._store._currentState.overlappedID != nil { continue }
-                let (request, staleAfter) = (self.request(key), staleAfter)
-                loaded = Task { await entry.loadIfNeeded(request, maxAge: staleAfter) }
+                let entered = entry.enteringIfNeeded(request(key), maxAge: staleAfter, joins: joins)
+                if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .reload(let key):
+                // The key's own request, as every other load of the cache:
+                // not the entry's last, which may be a write, or none for an
+                // entry whose value was set.
                 guard let entry = self[key] else { continue }
-                entry._store.send(.invalidate)
-                loaded = Task { await entry.reload() }
+                let entered = entry.entering(request(key), .latestWins)
+                if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .startTimer(let key, let token):
                 let (clock, delay) = (clock, collectAfter)
                 tasks[.collect(key)]?.cancel()

@@ -219,11 +219,15 @@ extension CacheBook {
     }
 
     /// `key` is loaded ahead of its first user: its entry is made if needed,
-    /// with no user, and collected in time unless someone uses it.
+    /// with no user, and collected `collectAfter` from now unless someone
+    /// uses it — an entry already idle starts its idle spell anew, last in
+    /// the order of eviction.
     mutating func prefetch(_ key: Key, capacity: Int, collectAfter: Duration, make: () -> Entry) -> [CacheCommand<Key, Entry>] {
-        let (_, isNew, evicted) = insert(key, capacity: capacity, make: make)
+        let (position, isNew, evicted) = insert(key, capacity: capacity, make: make)
         var commands: [CacheCommand<Key, Entry>] = [.loadIfNeeded(key)] + evicted.map { .release($0) }
-        if isNew, let token = idleToken(of: key) { commands += idle(key, token: token, collectAfter: collectAfter) }
+        guard _users[position] == 0 else { return commands }
+        let token = isNew ? idleToken(of: key) : markIdle(key, at: position)
+        if let token { commands += idle(key, token: token, collectAfter: collectAfter) }
         return commands
     }
 

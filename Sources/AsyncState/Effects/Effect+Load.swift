@@ -325,6 +325,10 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
     /// The value shown when the load starts, where a stream in
     /// ``StreamMode/append`` mode begins; `nil` for any other load.
     @usableFromInline let _startValue: MainActorFunction<Void, Value?>?
+    /// For a queued load whose stream appends, the value shown when its turn
+    /// came, which replaces `_startValue` (`startFrom(_:)`). Main-actor
+    /// isolated, as everything that reads or writes it is.
+    @MainActor @usableFromInline var _startValueAtTurn: Value?? = nil
     @usableFromInline let _announcement: LoadAnnouncement<Value, Failure, Action>
 
     @inlinable
@@ -338,6 +342,13 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
         super.init(cancelsEarlier: cancelsEarlier, function: ReportingLoadStart.start)
     }
 
+    @usableFromInline
+    @MainActor
+    override func startFrom(_ value: Any) {
+        guard _startValue != nil else { return }
+        _startValueAtTurn = .some(value as? Value)
+    }
+
     @inlinable
     @MainActor
     static func start(_ start: LoadStart<Action>, _ id: LoadID, _ reporter: LoadReporter<Action>, _ queue: inout [Action])
@@ -349,7 +360,8 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
         return TaskBody { @MainActor in
             reporter.began()
             let announcement = load._announcement
-            let outcome = await load._request.outcome(of: id, startingWith: load._startValue?(()) ?? nil, announcement.embed, reporter)
+            let start = load._startValueAtTurn ?? load._startValue?(()) ?? nil
+            let outcome = await load._request.outcome(of: id, startingWith: start, announcement.embed, reporter)
             reporter.end(id, with: announcement.embed(.ending(id, with: outcome, stampedBy: announcement.clock)))
         }
     }

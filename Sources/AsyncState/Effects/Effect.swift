@@ -33,6 +33,10 @@ public struct Effect<Action> {
         case queueLoad(QueuedLoad)
         /// Starts queued load `id`, whose turn has come.
         case startQueued(Load, LoadID)
+        /// Tells queued load `id`, whose turn has come, the value shown as
+        /// it started: a stream that appends starts from it, not from the
+        /// value shown when it was queued.
+        case startFrom(LoadID, Any)
     }
 
     @usableFromInline
@@ -270,7 +274,7 @@ public struct Effect<Action> {
 
     private func withCancelID(_ id: CancelID) -> Effect {
         switch operation {
-        case .none, .cancel, .cancelLoad, .joinLoad, .startQueued:
+        case .none, .cancel, .cancelLoad, .joinLoad, .startQueued, .startFrom:
             return self
         case .run(var run):
             run._cancelID = id
@@ -329,6 +333,8 @@ public struct Effect<Action> {
                     announce: MainActorFunction { transform._body(announce._body($0)) }))
         case .startQueued(let load, let id):
             mapped = .startQueued(load.map(transform), id)
+        case .startFrom(let id, let value):
+            mapped = .startFrom(id, value)
         }
         return Effect<NewAction>(mapped, isDropped: _isDropped)
     }

@@ -57,6 +57,14 @@ class LoadStart<Action>: EffectWork, @unchecked Sendable {
         _cancelsEarlier = cancelsEarlier
     }
 
+    /// Tells a load that waited in a queue the value shown when its turn
+    /// came, before its task runs: a stream that appends starts from it.
+    /// Other loads ignore it. A method, unspecialized, on a path only a
+    /// queued load takes.
+    @usableFromInline
+    @MainActor
+    func startFrom(_ value: Any) {}
+
     /// Starts load `id`: queues what announces it and returns its task's body.
     @inlinable
     @MainActor
@@ -89,5 +97,11 @@ final class MappedLoadStart<Child, Action>: LoadStart<Action>, @unchecked Sendab
         let body = mapped._child(id, reporter.map(mapped._transform), &announced)
         for action in announced { queue.append(mapped._transform(action)) }
         return body
+    }
+
+    @usableFromInline
+    @MainActor
+    override func startFrom(_ value: Any) {
+        _child.startFrom(value)
     }
 }

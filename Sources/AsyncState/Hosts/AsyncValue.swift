@@ -287,12 +287,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// call, which returns at once.
     @inlinable
     public func loadIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration? = nil) async {
-        if let overlapped = _store._currentState.overlappedID, !_store._currentState.isOvertaken(overlapped) {
-            _ = await join(overlapped)
-            return
-        }
-        guard _store._currentState.needsLoad(maxAge: maxAge, at: _clock?.now) else { return }
-        await run(request, .latestWins)
+        let entry = enteringIfNeeded(request, maxAge: maxAge)
+        if case .waiting = entry { _ = await participation(in: entry) }
     }
 
     /// Loads with `operation` only if the value needs it; see ``loadIfNeeded(_:maxAge:)``.
@@ -388,12 +384,14 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     }
 
     /// Cancels the load in flight for every caller, returning at once to the
-    /// previous state, with the loads waiting in its queue and the "load more"
-    /// in flight. Does nothing when nothing is in flight. Pending edits go
-    /// on: ``cancel(edit:)`` rolls one back.
+    /// previous state, with the loads waiting in its queue, the "load more"
+    /// in flight, and the loads a newer one superseded but let finish
+    /// (``OverlapPolicy/latestWins(cancellingEarlier:)`` with `false`), whose
+    /// callers end as cancelled. Does nothing when nothing runs. Pending
+    /// edits go on: ``cancel(edit:)`` rolls one back.
     @inlinable
     public func cancel() {
-        _store.send(.cancel)
+        _store.send(.cancel(running: _loads.runningIDs))
     }
 
     /// Rolls edit `id` back at once and cancels its request.
@@ -481,6 +479,21 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         // a start its policy ignored never loaded.
         if case .done(.ignored) = entry {} else { _lastRequest = request }
         return entry
+    }
+
+    /// Enters a load of `request` only if the value needs one, without
+    /// waiting for it, as ``loadIfNeeded(_:maxAge:)`` decides: joins the load
+    /// in flight — unless `joins` is `false`, for a trigger that must join
+    /// nothing — does nothing after a success that is still fresh, and
+    /// otherwise starts a load. Synchronous, so that what follows at once (a
+    /// cache releasing the entry) finds the load already in flight.
+    @inlinable
+    func enteringIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration?, joins: Bool = true) -> Entry {
+        if let overlapped = _store._currentState.overlappedID, !_store._currentState.isOvertaken(overlapped) {
+            return joins ? joining(overlapped) : .done(.ignored)
+        }
+        guard _store._currentState.needsLoad(maxAge: maxAge, at: _clock?.now) else { return .done(.ignored) }
+        return entering(request, .latestWins)
     }
 
     /// Sends `action`, which starts at most one load, and waits as the first

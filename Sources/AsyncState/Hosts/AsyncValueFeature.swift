@@ -21,9 +21,12 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
         case load(LoadRequest<Value, Failure>, OverlapPolicy)
         /// A load's action, routed back to the state.
         case loaded(LoadAction<Value, Failure>)
-        /// Cancels the load in flight, the loads queued behind it and the
-        /// "load more" in flight.
-        case cancel
+        /// Cancels the load in flight, the loads queued behind it, the "load
+        /// more" in flight, and of the loads in `running` — every load whose
+        /// work runs — those a newer one superseded but let finish
+        /// (``OverlapPolicy/latestWins(cancellingEarlier:)``): all but the
+        /// pending edits.
+        case cancel(running: [LoadID])
         /// Every caller of load `id` left: cancel it, and if it is the load in
         /// flight, return to the settled state now, as ``cancel`` does.
         case abandon(LoadID)
@@ -53,10 +56,14 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
             return state.load(_loaded, request, overlap: overlap, stampedBy: _clock)
         case .loaded(let load):
             return state.reduce(load)
-        case .cancel:
+        case .cancel(let running):
             // The queued loads leave the queue now, not when their runs wake.
             let queued = state.queuedIDs.compactMap { state.cancel(load: $0) }
-            return .merge([.cancel(load: state.cancel()), .cancel(load: state.cancelMore())] + queued.map { .cancel(load: $0) })
+            // The state knows no superseded load; the store still runs its
+            // work. Cancelling a load twice does nothing more.
+            let superseded = running.filter { !state.isPending(edit: $0) }
+            return .merge(
+                [.cancel(load: state.cancel()), .cancel(load: state.cancelMore())] + (queued + superseded).map { .cancel(load: $0) })
         case .abandon(let id):
             // A superseded load no longer decides the state; only its work is
             // left to stop. Any other leaves its lane now — a queued one too,

@@ -156,9 +156,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         await run(key, LoadRequest(operation), overlap: overlap)
     }
 
-    /// Cancels the operation `key` for every caller, and the runs of `key`
-    /// waiting in its queue, which never start; they end without an error.
-    /// Does nothing when `key` is neither running nor waiting.
+    /// Cancels the operation `key` for every caller — every run of it that
+    /// ``isActive(_:)`` counts, a run a newer one superseded but let finish
+    /// included — and the runs of `key` waiting in its queue, which never
+    /// start; they end without an error. Does nothing when `key` is neither
+    /// running nor waiting.
     public func cancel(_ key: Key) {
         _entries[key]?.cancel()
     }

@@ -249,6 +249,10 @@ final class SharedLoads: Observable {
     /// The load `id`, while callers may wait for it.
     subscript(id: LoadID) -> SharedLoad? { running[id] }
 
+    /// The IDs of the loads that began and still run, of every lane.
+    @usableFromInline
+    var runningIDs: [LoadID] { running.ids }
+
     /// How many loads run. Reading it registers an observation dependency.
     var runningCount: Int {
         _registrar.access(self, keyPath: Self.runningCountKeyPath)

@@ -126,6 +126,46 @@ extension Pages: RangeReplaceableCollection {
         // The last page always ends with the list.
         _pageEnds[_pageEnds.count - 1] = _elements.count
     }
+
+    /// Removes every element, keeping the pages — now empty — and the cursor
+    /// of the next page, as removing them one by one does: a "load more"
+    /// after it loads the page it would have loaded before. (The standard
+    /// library's default started a new list, with no page after it.)
+    @inlinable
+    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        _elements.removeAll(keepingCapacity: keepCapacity)
+        for index in _pageEnds.indices { _pageEnds[index] = 0 }
+    }
+
+    /// Removes the elements that `shouldBeRemoved` picks, each from its own
+    /// page: the elements kept stay in the pages they were in, as with
+    /// `remove(at:)`. (The standard library's default moves kept elements
+    /// forward across page ends.) If `shouldBeRemoved` throws, nothing is
+    /// removed.
+    @inlinable
+    public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        var kept: [Element] = []
+        kept.reserveCapacity(_elements.count)
+        var ends: [Int] = []
+        ends.reserveCapacity(_pageEnds.count)
+        var start = 0
+        for end in _pageEnds {
+            for element in _elements[start..<end] where try !shouldBeRemoved(element) { kept.append(element) }
+            ends.append(kept.count)
+            start = end
+        }
+        _elements = kept
+        _pageEnds = ends
+    }
+
+    /// The elements that `isIncluded` keeps, each in its own page, with the
+    /// same cursor of the next page (see ``removeAll(where:)``).
+    @inlinable
+    public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Pages {
+        var filtered = self
+        try filtered.removeAll { try !isIncluded($0) }
+        return filtered
+    }
 }
 
 extension Pages: Equatable where Element: Equatable, Cursor: Equatable {
@@ -150,17 +190,46 @@ extension Pages: Hashable where Element: Hashable, Cursor: Hashable {
 extension Pages: Sendable where Element: Sendable, Cursor: Sendable {}
 
 extension Pages: CustomStringConvertible {
-    /// A short form, e.g. `40 elements in 2 pages, more at 3`.
+    /// A short form that tells apart lists a "load more" treats differently,
+    /// e.g. `40 elements in 2 pages, more at 3`; once a window has let older
+    /// pages go, `30 elements in pages 3–5, more at 6`; and with a page
+    /// size that differs from the first page's, each size:
+    /// `3 elements in 2 pages (1, 2), end`.
     public var description: String {
+        let pages =
+            if _firstPage == 1 {
+                "\(pageCount) page\(pageCount == 1 ? "" : "s")"
+            } else if pageCount == 1 {
+                "page \(_firstPage)"
+            } else {
+                "pages \(_firstPage)–\(_firstPage + pageCount - 1)"
+            }
+        let sizes = pageSizes
+        let sizesText = sizes.allSatisfy { $0 == sizes.first } ? "" : " (" + sizes.map(String.init).joined(separator: ", ") + ")"
         let more = next.map { ", more at \(describeValue($0))" } ?? ", end"
-        return "\(_elements.count) elements in \(pageCount) page\(pageCount == 1 ? "" : "s")" + more
+        return "\(_elements.count) elements in \(pages)" + sizesText + more
+    }
+
+    /// How many elements each page kept holds, in order.
+    var pageSizes: [Int] {
+        var start = 0
+        return _pageEnds.map { end in
+            defer { start = end }
+            return end - start
+        }
     }
 }
 
 extension Pages: CustomReflectable {
-    /// The elements and the cursor, for dumps and snapshots.
+    /// The elements, how many each page holds, the number of the first page
+    /// kept and the cursor, for dumps and snapshots: two lists that dump
+    /// alike load the same next page and let the same rows go.
     public var customMirror: Mirror {
-        Mirror(self, children: ["elements": _elements as Any, "pageCount": pageCount as Any, "next": next as Any], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "elements": _elements as Any, "pageSizes": pageSizes as Any, "firstPage": _firstPage as Any, "next": next as Any,
+            ], displayStyle: .struct)
     }
 }
 

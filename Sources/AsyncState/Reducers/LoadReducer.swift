@@ -56,6 +56,8 @@ extension Loadable {
             // Built in a loop, and merged only when not empty: the everyday
             // start supersedes nothing, and then allocates nothing.
             var cancels: [Effect<Action>] = []
+            // A queued load's turn: it starts from the value shown now.
+            if queued.contains(newer) { cancels.append(Effect(.startFrom(newer, _value as Any))) }
             if let superseded, superseded != newer { cancels.append(Effect(.cancelLoad(superseded, supersededBy: newer))) }
             for id in queued where id < newer && !queuedIDs.contains(id) {
                 cancels.append(Effect(.cancelLoad(id, supersededBy: newer)))

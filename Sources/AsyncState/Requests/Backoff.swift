@@ -50,6 +50,11 @@ public struct Backoff: Hashable, Sendable, CustomStringConvertible {
         case .constant(let wait):
             return wait
         case .exponential(let initial, let multiplier, let maximum):
+            // Zero stays zero, whatever the power: multiplied in floating
+            // point, a power that overflows made it `0 × ∞`, not a number,
+            // which read as the maximum; multiplied whole, it never reached
+            // the maximum, and looped once per attempt.
+            guard initial > .zero else { return .zero }
             let steps = max(attempt, 1) - 1
             if multiplier == multiplier.rounded(), multiplier <= 0x1p32 {
                 return Self.scaled(initial, byWhole: Int64(multiplier), steps: steps, maximum: maximum)

@@ -38,7 +38,8 @@ public struct Jitter: Sendable, CustomStringConvertible {
         // Past 2^53 ms (285,000 years) a double no longer holds whole
         // milliseconds, and an `Int64` conversion further up would trap.
         guard milliseconds < 0x1p53 else { return wait }
-        return .milliseconds(Int64(milliseconds.rounded()))
+        // Rounded up, 1.5 ms would wait 2: never past the wait itself.
+        return min(.milliseconds(Int64(milliseconds.rounded())), wait)
     }
 
     /// `none` or `proportional(0.5)`.

@@ -42,6 +42,9 @@ struct LoadTable<Element> {
     @inlinable
     var count: Int { (_newest == nil ? 0 : 1) + _older.count }
 
+    /// The IDs of the loads the table holds, in no particular order.
+    var ids: [LoadID] { (_newest.map { [$0.id] } ?? []) + _older.keys }
+
     /// The element of load `id`, or `nil`.
     @inlinable
     subscript(id: LoadID) -> Element? {

@@ -88,7 +88,12 @@ extension Store {
         case .startQueued(let load, let id):
             // The queued run ends with this load, so it owns the ID now.
             _ = _loads.removeValue(forKey: id)
+            _queuedTurn = (id, load._start)
             scheduleLoad(load, id)
+        case .startFrom(let id, let value):
+            // Processed in the drain that starts the queued load, before its
+            // task is launched.
+            if let turn = _queuedTurn, turn.id == id { turn.start.startFrom(value) }
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelLoad(let id, let newer):
@@ -458,6 +463,7 @@ extension Store {
         _isProcessing = true
         start(effect, into: &started)
         _isProcessing = false
+        _queuedTurn = nil
         if let awaited = _collectedEffects, !awaited.isEmpty { _awaitedEffects[effectToken] = awaited }
         _collectedEffects = nil
         await started.finish()

@@ -224,6 +224,9 @@ public final class Store<State, Action>: Observable {
     /// it joins the end of that queue.
     @exclusivity(unchecked) @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
     @exclusivity(unchecked) @usableFromInline var _nextQueue = 0
+    /// The queued load whose turn `runToCompletion` is starting, and its
+    /// start, which `.startFrom` tells the value shown as it started.
+    @exclusivity(unchecked) @usableFromInline var _queuedTurn: (id: LoadID, start: LoadStart<Action>)?
 
     /// The last run queued in a queue, which the next run waits behind.
     @usableFromInline

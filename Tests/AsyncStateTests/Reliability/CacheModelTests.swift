@@ -111,8 +111,16 @@ struct CacheModelTests {
                 log.append("prefetch(\(key))")
                 let (isNew, released) = model.insert(key)
                 var commands = ["load \(key)"] + released
-                if isNew, let token = model.idle.last(where: { $0.key == key })?.token {
-                    commands += model.startIdle(key, token: token)
+                // An entry without users, new or idle, starts its idle spell
+                // with the prefetch: last in the order of eviction.
+                if model.users[key] == 0 {
+                    if !isNew {
+                        model.idle.removeAll { $0.key == key }
+                        _ = model.markIdle(key)
+                    }
+                    if let token = model.idle.last(where: { $0.key == key })?.token {
+                        commands += model.startIdle(key, token: token)
+                    }
                 }
                 expected = commands
                 actual = summary(

@@ -2,7 +2,7 @@ import AsyncState
 import AsyncStateTesting
 import Testing
 
-@Suite("Retry: backoff")
+@Suite("Retry: backoff", .timeLimit(.minutes(1)))
 struct BackoffTests {
     @Test(
         "waits before each retry",
@@ -34,6 +34,12 @@ struct BackoffTests {
             (.constant(.seconds(Int64.max)), 1, .nanoseconds(Int64.max / 2)),
             (.exponential(initial: .seconds(1), maximum: .seconds(60)), 0, .seconds(1)),
             (.exponential(initial: .seconds(1), maximum: .seconds(60)), -7, .seconds(1)),
+            // Zero stays zero, however large the power (from an outside reading: a power that
+            // overflowed in floating point read as the maximum, and a whole one looped once per attempt).
+            (.exponential(initial: .zero, multiplier: 1.5, maximum: .seconds(10)), 2_000, .zero),
+            (.exponential(initial: .seconds(-1), multiplier: 1e300, maximum: .seconds(10)), 3, .zero),
+            (.exponential(initial: .zero, maximum: .seconds(10)), Int.max, .zero),
+            (.exponential(initial: .seconds(1), maximum: .zero), Int.max, .zero),
         ])
     func badInput(backoff: Backoff, attempt: Int, wait: Duration) {
         #expect(backoff.wait(after: attempt) == wait)
@@ -82,6 +88,29 @@ struct RetryPolicyTests {
         #expect(Set(first).count > 1)
         #expect(await waits(seed: 7) == first)
         #expect(await waits(seed: 8) != first)
+    }
+
+    /// A generator that always draws `value`.
+    struct ConstantGenerator: RandomNumberGenerator, Sendable {
+        var value: UInt64
+        mutating func next() -> UInt64 { value }
+    }
+
+    @Test("jitter rounds to the millisecond but never waits past the backoff's wait")
+    func jitterNotPastTheWait() async {
+        let clock = TestClock()
+        let value = AsyncValue<Int, TestError>()
+        var seen: [Duration] = []
+        value.observeTransitions { if case .retrying(_, let retry)? = $0.action { seen.append(retry.wait) } }
+        // A draw of 0 shortens 1.5 ms by nothing, and 1.5 ms rounds to 2.
+        let policy = RetryPolicy<TestError>(
+            attempts: 2, backoff: .constant(.microseconds(1_500)), jitter: .proportional(0.2, using: ConstantGenerator(value: 0)),
+            clock: clock)
+        let load = Task { await value.load(LoadRequest { () async throws(TestError) -> Int in throw .offline }.retry(policy)) }
+        await clock.waitForSleepers(1)
+        clock.advance(to: clock.nextDeadline!)
+        await load.value
+        #expect(seen == [.microseconds(1_500)])
     }
 
     @Test("jitter fractions outside 0...1 are clamped; none, zero, negative and NaN add nothing", arguments: [-1, 0, .nan])
