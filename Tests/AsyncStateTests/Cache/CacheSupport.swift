@@ -25,8 +25,9 @@ final class CacheBackend<Key: Equatable, Value: Sendable> {
         LoadRequest { () async throws(TestError) in try await self.load(key) }
     }
 
-    /// Suspends until `count` calls have been made in all — a cache starts
-    /// its loads in tasks of its own, so a test waits for them here. A call
+    /// Suspends until `count` calls have been made in all — a cache enters
+    /// its loads at once, but a load's operation may reach the backend only
+    /// after a hop, so a test waits for them here. A call
     /// that never comes fails the test instead of hanging it: the test's
     /// time limit cancels the wait.
     func waitForCalls(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
