@@ -327,8 +327,12 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
     @usableFromInline let _startValue: MainActorFunction<Void, Value?>?
     /// For a queued load whose stream appends, the value shown when its turn
     /// came, which replaces `_startValue` (`startFrom(_:)`). Main-actor
-    /// isolated, as everything that reads or writes it is.
-    @MainActor @usableFromInline var _startValueAtTurn: Value?? = nil
+    /// isolated, as everything that reads or writes it is; each access a
+    /// single read or write, so without dynamic exclusivity checks. In a
+    /// closure, not as a `Value??`: the class's deinit is generic, and a
+    /// field of a type made from `Value` made it look up that type's
+    /// metadata on every load, about 800 instructions.
+    @MainActor @exclusivity(unchecked) @usableFromInline var _startValueAtTurn: MainActorFunction<Void, Value?>?
     @usableFromInline let _announcement: LoadAnnouncement<Value, Failure, Action>
 
     @inlinable
@@ -346,7 +350,8 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
     @MainActor
     override func startFrom(_ value: Any) {
         guard _startValue != nil else { return }
-        _startValueAtTurn = .some(value as? Value)
+        let start = value as? Value
+        _startValueAtTurn = MainActorFunction { start }
     }
 
     @inlinable
@@ -360,7 +365,9 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
         return TaskBody { @MainActor in
             reporter.began()
             let announcement = load._announcement
-            let start = load._startValueAtTurn ?? load._startValue?(()) ?? nil
+            // Only a stream that appends has a start value to read.
+            var start: Value?
+            if let startValue = load._startValueAtTurn ?? load._startValue { start = startValue(()) }
             let outcome = await load._request.outcome(of: id, startingWith: start, announcement.embed, reporter)
             reporter.end(id, with: announcement.embed(.ending(id, with: outcome, stampedBy: announcement.clock)))
         }
