@@ -141,7 +141,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// is missing or stale, or shares the load in flight. The entry lives
     /// until the subscription is cancelled or released.
     public func subscribe(_ key: Key) -> Subscription {
-        let commands = _book.subscribe(key, capacity: capacity) { makeEntry(key) }
+        var isNew = false
+        let commands = _book.subscribe(key, capacity: capacity) { makeEntry(&isNew) }
+        if isNew { announceKeysChanged() }
         let loaded = carryOut(commands)
         let entry = self[key]!
         return Subscription(key: key, entry: entry, cache: self, loaded: loaded)
@@ -151,7 +153,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// returns once it has settled. The entry has no user: it is collected
     /// `collectAfter` later unless someone subscribes first.
     public func prefetch(_ key: Key) async {
-        let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key) }
+        var isNew = false
+        let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(&isNew) }
+        if isNew { announceKeysChanged() }
         await carryOut(commands)?.value
     }
 
@@ -231,10 +235,19 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
 
     // MARK: Carrying out the book's commands
 
-    private func makeEntry(_ key: Key) -> AsyncValue<Value, Failure> {
-        _registrar.willSet(self, keyPath: _keysChanged)
-        defer { _registrar.didSet(self, keyPath: _keysChanged) }
+    /// Makes an entry, while the book inserts it. Its readers are told
+    /// after the insertion (`announceKeysChanged()`), not here: a reader's
+    /// change handler that reads again would read the book in the middle of
+    /// its change — a fatal access conflict — and find no key.
+    private func makeEntry(_ isNew: inout Bool) -> AsyncValue<Value, Failure> {
+        isNew = true
         return makeValue(clock)
+    }
+
+    /// Tells the readers of keys not cached that a key was added or removed.
+    private func announceKeysChanged() {
+        _registrar.willSet(self, keyPath: _keysChanged)
+        _registrar.didSet(self, keyPath: _keysChanged)
     }
 
     /// Runs `commands`; returns the task of the load one of them started or
@@ -276,8 +289,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 entry?.cancel()
                 entry?._loads.announceRemoval()
                 entry?._store.announceEveryPart()
-                _registrar.willSet(self, keyPath: _keysChanged)
-                _registrar.didSet(self, keyPath: _keysChanged)
+                announceKeysChanged()
             }
         }
         return loaded

@@ -197,9 +197,11 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     @usableFromInline
     func addEntry(_ key: Key) -> AsyncValue<Completion, Failure> {
         let entry = makeValue()
-        registrar.withMutation(of: self, keyPath: entriesKeyPath) {
-            _entries[key] = entry
-        }
+        // Inserted first, then announced: a reader's change handler that
+        // reads again finds the key (`withMutation` announced before it).
+        _entries[key] = entry
+        registrar.willSet(self, keyPath: entriesKeyPath)
+        registrar.didSet(self, keyPath: entriesKeyPath)
         return entry
     }
 

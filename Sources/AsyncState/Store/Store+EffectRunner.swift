@@ -264,8 +264,9 @@ extension Store {
             // launched it.
             task = Task { [weak self] in
                 for effect in effects {
-                    guard !Task.isCancelled, let store = self else { break }
-                    await store.runToCompletion(effect, waitingAs: token)
+                    guard !Task.isCancelled, let started = self?.startPart(effect, waitingAs: token) else { break }
+                    await started.finish()
+                    self?._awaitedEffects[token] = nil
                 }
                 self?.effectEnded(token)
             }
@@ -298,12 +299,11 @@ extension Store {
             task = Task { [weak self] in
                 if let ahead { await JoinWaiter.wait(for: ahead) }
                 self?._awaitedEffects[token] = nil
-                if let store = self {
-                    if Task.isCancelled {
-                        store.queuedLoadWithdrawn(id, with: announce((id, true)))
-                    } else {
-                        await store.runToCompletion(Effect(.startQueued(load, id)), waitingAs: token)
-                    }
+                if Task.isCancelled {
+                    self?.queuedLoadWithdrawn(id, with: announce((id, true)))
+                } else if let started = self?.startPart(Effect(.startQueued(load, id)), waitingAs: token) {
+                    await started.finish()
+                    self?._awaitedEffects[token] = nil
                 }
                 // A run with nothing ahead is its own chain.
                 if ahead == nil { self?.queuedRunEnded(token, in: queue) }
@@ -347,7 +347,7 @@ extension Store {
                 started.appendEnded()
             } else {
                 started.append(task)
-                // Nil but inside `runToCompletion`: one load and a branch
+                // Nil but inside `startPart`: one load and a branch
                 // here; the rest is out of line, keeping `drainQueue` small.
                 if _collectedEffects != nil { collectAwaited(token, isJoin: false) }
             }
@@ -447,16 +447,22 @@ extension Store {
     }
 
     /// Starts `effect` from inside the running effect `effectToken` — a
-    /// concatenation, or a queued run — and waits for all it started. Their tasks are
-    /// always enqueued, so they run here outside any `send`: nothing is
-    /// processing or draining, and no other part's effects are being
-    /// collected.
+    /// concatenation, or a queued run — and returns what it started, for
+    /// the running effect to wait for. Their tasks are always enqueued, so
+    /// they run here outside any `send`: nothing is processing or draining,
+    /// and no other part's effects are being collected.
     ///
-    /// While it waits, `_awaitedEffects` names the effects it waits for, so
-    /// that `waitingEffectCount` stops counting it the moment the last of
-    /// them ends — not when it resumes, which is an executor switch later.
+    /// Synchronous, so the running effect holds the store only while the
+    /// part starts and waits holding its weak reference: an effect never
+    /// keeps a store alive, and releasing the store cancels the part (an
+    /// outside reading found a concatenation — every `delayed` and
+    /// `debounced` effect — that kept its store, and its part, running).
+    /// While the running effect waits, `_awaitedEffects` names the effects
+    /// it waits for, so that `waitingEffectCount` stops counting it the
+    /// moment the last of them ends — not when it resumes, which is an
+    /// executor switch later; it clears the entry once it resumes.
     @inlinable
-    func runToCompletion(_ effect: Effect<Action>, waitingAs effectToken: Int) async {
+    func startPart(_ effect: Effect<Action>, waitingAs effectToken: Int) -> StoreTask {
         assert(_collectedEffects == nil, "A part started while another part's effects were being collected.")
         var started = StoreTask()
         _collectedEffects = AwaitedEffects()
@@ -466,11 +472,10 @@ extension Store {
         _queuedTurn = nil
         if let awaited = _collectedEffects, !awaited.isEmpty { _awaitedEffects[effectToken] = awaited }
         _collectedEffects = nil
-        await started.finish()
-        _awaitedEffects[effectToken] = nil
+        return started
     }
 
-    /// Notes that the part `runToCompletion` is starting waits for effect
+    /// Notes that the part `startPart` is starting waits for effect
     /// `token`: one it started, or a load it joined.
     @inlinable
     @inline(never)

@@ -134,7 +134,13 @@ public final class Store<State, Action>: Observable {
             // appends to the ring at +0 — the old recorder is kept until the
             // store records again, stops again or goes: its buffer may be in use.
             _recorderLeftDuringStep = _isProcessing ? oldValue : nil
-            _recordingBuffer = _recorder.map { Unmanaged.passUnretained($0._buffer) }
+            // Started while the store processes an action — from a reader's
+            // change handler, which runs before the transition observers, or
+            // from an observer — the recording starts with the next action,
+            // from the state this one left (`notifyObservers`). Started from
+            // a change handler, it recorded this action a second time.
+            _recordingStartsAfterStep = _isProcessing && _recorder != nil
+            _recordingBuffer = _recordingStartsAfterStep ? nil : _recorder.map { Unmanaged.passUnretained($0._buffer) }
             // A recorder holds the first observer's place (a closure that does
             // nothing: `notifyObservers` records before it tells the rest), so
             // `send` still checks one thing for recorders and observers both.
@@ -150,6 +156,9 @@ public final class Store<State, Action>: Observable {
     /// Safe: it is set only with `_recorder`, which holds the recorder — and
     /// the recorder its buffer, a `let` — strongly for as long as this is set.
     @exclusivity(unchecked) @usableFromInline var _recordingBuffer: Unmanaged<RecordingBuffer<State, Action>>?
+    /// A recorder was set while the store processed an action: recording
+    /// starts once that action's observers have been told (see `_recorder`).
+    @exclusivity(unchecked) @usableFromInline var _recordingStartsAfterStep = false
     /// The recorder stopped while the store processed an action (see `_recorder`).
     @exclusivity(unchecked) @usableFromInline var _recorderLeftDuringStep: Recorder<State, Action>?
     @exclusivity(unchecked) @usableFromInline var _transitionObservers: [@MainActor (Transition<State, Action>) -> Void] = []
@@ -224,7 +233,7 @@ public final class Store<State, Action>: Observable {
     /// it joins the end of that queue.
     @exclusivity(unchecked) @usableFromInline var _queueOfLoad: [LoadID: Int] = [:]
     @exclusivity(unchecked) @usableFromInline var _nextQueue = 0
-    /// The queued load whose turn `runToCompletion` is starting, and its
+    /// The queued load whose turn `startPart` is starting, and its
     /// start, which `.startFrom` tells the value shown as it started.
     @exclusivity(unchecked) @usableFromInline var _queuedTurn: (id: LoadID, start: LoadStart<Action>)?
 
@@ -251,7 +260,7 @@ public final class Store<State, Action>: Observable {
     /// before it — what it waits for, by token. For simulation tools that
     /// must know when every effect is idle (`waitingEffectCount`).
     @exclusivity(unchecked) @usableFromInline var _awaitedEffects: [Int: AwaitedEffects] = [:]
-    /// While `runToCompletion` starts a part, what the part's effects will
+    /// While `startPart` starts a part, what the part's effects will
     /// have it wait for; `nil` otherwise.
     @exclusivity(unchecked) @usableFromInline var _collectedEffects: AwaitedEffects?
 
@@ -543,6 +552,17 @@ public final class Store<State, Action>: Observable {
             if _transitionObservers.count == 1 { return }
         }
         tellObservers(action, isDropped: isDropped)
+        if _recordingStartsAfterStep { startRecordingAfterStep() }
+    }
+
+    /// Starts the recording set while this step was processed: from the
+    /// state the step left, with the next action.
+    @usableFromInline
+    func startRecordingAfterStep() {
+        _recordingStartsAfterStep = false
+        guard let recorder = _recorder else { return }
+        recorder._buffer.reset(at: _currentState)
+        _recordingBuffer = Unmanaged.passUnretained(recorder._buffer)
     }
 
     // Apart from `notifyObservers`, so a recorded step does not set up the

@@ -157,9 +157,12 @@ extension RecordingTranscript where Action: Codable {
     public init(jsonLines text: String, editTypes: [any (Decodable & Sendable).Type] = []) throws(RecordingFileError) {
         let decoder = JSONDecoder()
         decoder.userInfo[.asyncStateEditTypes] = EditTypes(editTypes)
-        // Any line ending: a file checked out with CRLF endings reads the same.
-        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline)
-        let endsWithNewline = text.last?.isNewline ?? false
+        // LF or CRLF: a file checked out with CRLF endings reads the same.
+        // Only those: U+0085, U+2028 and U+2029 are newlines to `Character`,
+        // and a JSON string may hold them unescaped.
+        let isLineEnd = { (character: Character) in character == "\n" || character == "\r\n" }
+        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: isLineEnd)
+        let endsWithNewline = text.last.map(isLineEnd) ?? false
         func fail(_ line: Int, _ problem: RecordingFileError.Problem) -> RecordingFileError {
             RecordingFileError(line: line, problem: problem)
         }

@@ -20,7 +20,9 @@ import AsyncState
 ///
 /// Load IDs start at `#1` in every test store, so expectations stay stable.
 /// Failures go to Swift Testing or XCTest, whichever runs the test, and show
-/// a line diff of the expected and actual state.
+/// a line diff of the expected and actual state. What a ``Store`` reports
+/// through `onIssue` — an effect that throws an error nothing handled, a
+/// reducer that calls `send` — fails the test too.
 @MainActor
 public final class TestStore<State: Equatable, Action> {
     /// How strictly this store checks; ``Exhaustivity/on`` by default.
@@ -88,6 +90,10 @@ public final class TestStore<State: Equatable, Action> {
             self?.pending.append(transition)
             self?.resumeArrival(true)
         }
+        // What a store reports as misuse — an effect's error nothing
+        // handled, a reducer that sends — fails the test, where a plain
+        // store prints it.
+        store.onIssue = { reportFailure($0, at: location) }
         store._onRunningEffectCountChange = { [ledger] count in
             ledger.counts.withLock { $0.runningEffects = count }
         }

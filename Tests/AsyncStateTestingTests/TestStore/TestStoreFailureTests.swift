@@ -1,0 +1,69 @@
+import AsyncState
+import AsyncStateTesting
+import Testing
+
+private struct Boom: Error {}
+
+@Suite("TestStore: what fails a test", .timeLimit(.minutes(1)))
+@MainActor
+struct TestStoreFailureTests {
+    @Test("an effect that throws an error nothing handles fails the test")
+    func unhandledEffectErrorFails() async {
+        let store = TestStore(initialState: 0, reducer: Reduce<Int, Bool> { _, _ in .run { _ in throw Boom() } })
+        await withKnownIssue {
+            store.send(true)
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("Boom")
+        }
+    }
+
+    // MARK: Held
+
+    @Test("an action left unreceived fails finish, naming it")
+    func unreceivedFailsFinish() async {
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { state, action in
+                state += action
+                return action == 1 ? .send(10) : .none
+            })
+        store.send(1) { $0 = 1 }
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("1 received action(s) were not asserted:\n  10")
+        }
+    }
+
+    @Test("an effect still running fails finish")
+    func runningFailsFinish() async {
+        let gate = Gate<Int>()
+        let store = TestStore(initialState: 0, reducer: Reduce<Int, Int> { _, _ in .run { _ in _ = try await gate.wait() } })
+        store.timeout = .milliseconds(20)
+        store.send(1)
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("1 effect(s) still in flight")
+        }
+        gate.open(with: 0)
+    }
+
+    @Test("a chain of effects, each started by the last one's action, passes when every action is received")
+    func chainPasses() async {
+        let store = TestStore(
+            initialState: [Int](),
+            reducer: Reduce<[Int], Int> { state, action in
+                state.append(action)
+                return action < 3
+                    ? .run { send in
+                        await Task.yield(); send(action + 1)
+                    } : .none
+            })
+        store.send(1) { $0 = [1] }
+        await store.receive(2) { $0 = [1, 2] }
+        await store.receive(3) { $0 = [1, 2, 3] }
+        await store.finish()
+    }
+}
