@@ -6,6 +6,15 @@ extension Reducer {
     /// of row `8`. An action for a key that is no longer present is dropped and
     /// reported as stale.
     ///
+    /// Cancel IDs are the store's, not a key's: a child that cancels by ID —
+    /// `cancellable(id:)`, `debounced(id:for:clock:)` — puts its key in the
+    /// ID (`.debounced(id: Search(row: id), …)`), or row `8`'s start cancels
+    /// row `7`'s. And a child's effects run on after its key is removed:
+    /// what they send is dropped while the key is missing, but reaches a
+    /// child added again under the same key — so the reducer that removes a
+    /// child cancels its deferred work (a `debounced` or `delayed` load, a
+    /// queued one) by ID.
+    ///
     /// Store the children in ``KeyedStates`` when they have an order or actions
     /// to them are frequent (integer keys are found in a few instructions), or
     /// in a `Dictionary`.

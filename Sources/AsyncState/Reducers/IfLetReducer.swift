@@ -3,7 +3,11 @@ extension Reducer {
     /// then this reducer.
     ///
     /// An action for the child while its state is `nil` (a sheet already
-    /// dismissed, say) is dropped and reported as stale.
+    /// dismissed, say) is dropped and reported as stale. The child's effects
+    /// run on after it is dismissed, and what they send reaches a child
+    /// presented again in its place: a load's result is dropped as stale,
+    /// but a load a `debounced` or `delayed` effect starts later is the new
+    /// child's. Cancel such work by ID when you dismiss the child.
     @inlinable
     public func ifLet<Child: Reducer>(
         _ childState: WritableKeyPath<State, Child.State?>,
