@@ -129,9 +129,11 @@ public struct WatchedGenerator<Base: RandomNumberGenerator & Sendable>: RandomNu
 
 extension Store {
     /// Records every action this store processes from now on into
-    /// `recorder`, starting from the current state. A recorder records one
-    /// store at a time: recording another store into it starts it afresh,
-    /// and this store stops.
+    /// `recorder`, starting from the current state. Called while the store
+    /// processes an action — from a reader's change handler or a transition
+    /// observer — it starts with the next action, from the state that action
+    /// left. A recorder records one store at a time: recording another store
+    /// into it starts it afresh, and this store stops.
     public func record(into recorder: Recorder<State, Action>) {
         // By identity and through the store's reference, not `weak`: a weak
         // reference to an object makes each of its retains and releases take
