@@ -88,15 +88,18 @@ struct SearchScreen: Reducer {
 @MainActor
 struct ChildEffectTests {
     /// Types "a" in row 7 and "b" in row 8, one after the other within the
-    /// debounce, and returns what each row shows.
-    func searchBothRows(searchID: @escaping @Sendable (SearchField.State) -> SearchField.SearchID) async -> (String?, String?) {
+    /// debounce, and returns what each row shows. `sleepers`: how many
+    /// debounces wait once both are typed — two if neither cancels the other.
+    func searchBothRows(
+        searchID: @escaping @Sendable (SearchField.State) -> SearchField.SearchID, sleepers: Int
+    ) async -> (String?, String?) {
         let clock = TestClock()
         let store = Store(
             initialState: SearchScreen.State(), reducer: SearchScreen(searchID: searchID, clock: clock, cancelsOnDismiss: false).composed)
         let seven = store.send(.row(7, .typed("a")))
         await clock.waitForSleepers(1)
         let eight = store.send(.row(8, .typed("b")))
-        await clock.waitForSleepers(1)
+        await clock.waitForSleepers(sleepers)
         clock.advance(by: .milliseconds(300))
         await seven.finish()
         await eight.finish()
@@ -105,13 +108,13 @@ struct ChildEffectTests {
 
     @Test("rows whose cancel IDs hold their key search independently")
     func keyedIDs() async {
-        let (seven, eight) = await searchBothRows { .row($0.id) }
+        let (seven, eight) = await searchBothRows(searchID: { .row($0.id) }, sleepers: 2)
         #expect(seven == "a" && eight == "b")
     }
 
     @Test("rows that share a cancel ID cancel each other's search (known: IDs are the store's)")
     func sharedIDs() async {
-        let (seven, eight) = await searchBothRows { _ in .shared }
+        let (seven, eight) = await searchBothRows(searchID: { _ in .shared }, sleepers: 1)
         #expect(eight == "b")
         withKnownIssue("cancel IDs are not scoped to a forEach key") {
             #expect(seven == "a")
