@@ -142,7 +142,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// until the subscription is cancelled or released.
     public func subscribe(_ key: Key) -> Subscription {
         var isNew = false
-        let commands = _book.subscribe(key, capacity: capacity) { makeEntry(&isNew) }
+        let commands = _book.subscribe(key, capacity: capacity) { makeEntry(key, &isNew) }
         if isNew { announceKeysChanged() }
         let loaded = carryOut(commands)
         let entry = self[key]!
@@ -154,14 +154,15 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// `collectAfter` later unless someone subscribes first.
     public func prefetch(_ key: Key) async {
         var isNew = false
-        let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(&isNew) }
+        let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key, &isNew) }
         if isNew { announceKeysChanged() }
         await carryOut(commands)?.value
     }
 
     /// Marks `key` stale and, if it is in use, reloads it now, superseding a
     /// load in flight. Returns `false`, changing nothing, if `key` is not
-    /// cached. To wait for the reload, `await cache[key]?.invalidate()`.
+    /// cached. To wait for the reload, `await cache[key]?.invalidate()`:
+    /// an entry reloads with its key's request, as the cache does.
     @discardableResult
     public func invalidate(_ key: Key) -> Bool {
         guard let entry = self[key] else { return false }
@@ -239,9 +240,11 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// after the insertion (`announceKeysChanged()`), not here: a reader's
     /// change handler that reads again would read the book in the middle of
     /// its change — a fatal access conflict — and find no key.
-    private func makeEntry(_ isNew: inout Bool) -> AsyncValue<Value, Failure> {
+    private func makeEntry(_ key: Key, _ isNew: inout Bool) -> AsyncValue<Value, Failure> {
         isNew = true
-        return makeValue(clock)
+        let entry = makeValue(clock)
+        entry._reloadRequest = request(key)
+        return entry
     }
 
     /// Tells the readers of keys not cached that a key was added or removed.
@@ -273,8 +276,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 // The key's own request, as every other load of the cache:
                 // not the entry's last, which may be a write, or none for an
                 // entry whose value was set.
-                guard let entry = self[key] else { continue }
-                let entered = entry.entering(request(key), .latestWins)
+                guard let entry = self[key], let request = entry._reloadRequest else { continue }
+                let entered = entry.entering(request, .latestWins)
                 if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .startTimer(let key, let token):
                 let (clock, delay) = (clock, collectAfter)

@@ -349,7 +349,10 @@ final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Act
     @usableFromInline
     @MainActor
     override func startFrom(_ value: Any) {
-        guard _startValue != nil else { return }
+        // Decided by the source, not by `_startValue`: a stream queued while
+        // nothing was shown has no start value, yet its turn may come after
+        // the load ahead of it left one.
+        guard case .stream(_, .append) = _request._source else { return }
         let start = value as? Value
         _startValueAtTurn = MainActorFunction { start }
     }

@@ -58,6 +58,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// The last request loaded in the value lane, which ``reload()`` and
     /// ``invalidate()`` load again.
     @usableFromInline var _lastRequest: LoadRequest<Value, Failure>?
+    /// The request ``reload()`` and ``invalidate()`` load instead of the last
+    /// one, if set: a cache entry's is its key's, which its ``Cache`` sets, so
+    /// a write through the entry is never what a reload repeats.
+    @usableFromInline var _reloadRequest: LoadRequest<Value, Failure>?
     /// The clock this value stamps its loads with and measures age on.
     @usableFromInline let _clock: LoadClock?
 
@@ -366,17 +370,18 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// Repeats the last load of the value lane — the last one that started
     /// or queued, not a start its policy ignored — superseding one in
-    /// flight. Does nothing if nothing was loaded yet.
+    /// flight. Does nothing if nothing was loaded yet. A ``Cache`` entry
+    /// loads its key's request instead, whatever it loaded last.
     @inlinable
     public func reload() async {
-        guard let request = _lastRequest else { return }
+        guard let request = _reloadRequest ?? _lastRequest else { return }
         let entry = entering(request, .latestWins)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
 
-    /// Marks the value stale and, if it was loaded before, reloads it with the
-    /// last request, superseding a load in flight; returns once that reload
-    /// has settled.
+    /// Marks the value stale and, if it was loaded before, reloads it as
+    /// ``reload()`` does, superseding a load in flight; returns once that
+    /// reload has settled.
     @inlinable
     public func invalidate() async {
         _store.send(.invalidate)
@@ -402,10 +407,11 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// Returns to `.notLoaded`, forgetting the value and cancelling every
     /// lane's work: the load in flight and the queued ones, the "load more",
-    /// and the pending edits, whose callers get `.cancelled(id)`.
+    /// the loads a newer one superseded but let finish, and the pending
+    /// edits, whose callers get `.cancelled(id)`.
     @inlinable
     public func reset() {
-        _store.send(.reset)
+        _store.send(.reset(running: _loads.runningIDs))
     }
 
     /// Stores a value directly, e.g. after a local edit or from a stream.

@@ -30,7 +30,9 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
         /// Every caller of load `id` left: cancel it, and if it is the load in
         /// flight, return to the settled state now, as ``cancel`` does.
         case abandon(LoadID)
-        case reset
+        /// Returns to `.notLoaded` and stops every lane's work, and of the
+        /// loads in `running` those a newer one superseded but let finish.
+        case reset(running: [LoadID])
         case setValue(Value, at: LoadClock.Instant?)
         case invalidate
         case clearError
@@ -70,14 +72,15 @@ struct AsyncValueFeature<Value: Equatable, Failure: Error & Equatable>: Reducer 
             // so its caller is no longer counted once it has left.
             _ = state.cancel(load: id)
             return .cancel(load: id)
-        case .reset:
-            // Every lane's work stops: the loads queued, the "load more", and
-            // the edits — whose requests, left running, would confirm edits
-            // the reset forgot.
+        case .reset(let running):
+            // Every lane's work stops: the loads queued, the "load more", the
+            // edits — whose requests, left running, would confirm edits the
+            // reset forgot — and the superseded loads the state no longer
+            // knows. Cancelling a load twice does nothing more.
             let queued = state.queuedIDs.compactMap { state.cancel(load: $0) }
             let edits = state.pendingEditIDs.compactMap { state.cancel(edit: $0) }
             let more = state.cancelMore()
-            let abandoned = [state.reset(), more] + queued + edits
+            let abandoned = [state.reset(), more] + queued + edits + running
             return .merge(abandoned.map { .cancel(load: $0) })
         case .setValue(let value, let now):
             if let now { state.setValue(value, at: now) } else { state.setValue(value) }

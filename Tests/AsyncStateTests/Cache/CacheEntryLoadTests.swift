@@ -111,6 +111,34 @@ struct CacheEntryLoadTests {
         subscription.cancel()
     }
 
+    @Test("an entry's own invalidate() and reload(), the way to await a reload, load the key's request too")
+    func entryInvalidateReloadsTheKeysRequest() async throws {
+        let (cache, _, backend) = makeCache()
+        let subscription = cache.subscribe(7)
+        await backend.waitForCalls(1)
+        backend.answer(7, with: "Lee")
+        await subscription.loaded()
+        let entry = try #require(cache[7])
+        let saves = LockedValue(0)
+        await entry.load { () async throws(TestError) in
+            saves.withLock { $0 += 1 }
+            return "Kim"
+        }
+        let invalidating = await startCaller { await entry.invalidate() }
+        await yieldUntil { backend.calls.count == 2 || saves.current == 2 }
+        try #require(saves.current == 1, "the write ran again")
+        backend.answer(7, with: "Kim 2")
+        await invalidating.value
+        #expect(entry.value == "Kim 2")
+        let reloading = await startCaller { await entry.reload() }
+        await backend.waitForCalls(3)
+        backend.answer(7, with: "Kim 3")
+        await reloading.value
+        #expect(entry.value == "Kim 3")
+        #expect(saves.current == 1)
+        subscription.cancel()
+    }
+
     @Test("prefetching an idle entry starts its idle spell anew: collected collectAfter from the prefetch")
     func prefetchOfIdleEntry() async {
         let (cache, clock, backend) = makeCache(staleAfter: .seconds(30), collectAfter: .seconds(60))

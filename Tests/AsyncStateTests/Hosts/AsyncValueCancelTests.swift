@@ -67,4 +67,40 @@ struct AsyncValueCancelTests {
         #expect(value.state == .notLoaded)
         #expect(value.runningCount == 0)
     }
+
+    /// How a caller stops everything an `AsyncValue` runs.
+    enum Stop: String, CaseIterable, CustomTestStringConvertible {
+        case cancel, reset
+        var testDescription: String { "\(rawValue)()" }
+    }
+
+    @Test(
+        "cancel() and reset() stop a load a newer one superseded but let finish; its caller ends",
+        arguments: Stop.allCases)
+    func stopsSupersededLoad(_ stop: Stop) async {
+        let value = AsyncValue<Int, TestError>()
+        let first = Gate<Int>(), second = Gate<Int>()
+        func gated(_ gate: Gate<Int>) -> LoadRequest<Int, TestError> {
+            LoadRequest { () async throws(TestError) in
+                do { return try await gate.wait() } catch { throw .offline }
+            }
+        }
+        let one = await startCaller { await value.load(gated(first)) }
+        await first.waitForArrivals()
+        let two = await startCaller { await value.load(gated(second), overlap: .latestWins(cancellingEarlier: false)) }
+        await second.waitForArrivals()
+        second.open(with: 2)
+        await two.value
+        #expect(value.runningCount == 1, "superseded, its work still runs")
+        switch stop {
+        case .cancel: value.cancel()
+        case .reset: value.reset()
+        }
+        await yieldUntil { first.observedCancellation }
+        #expect(first.observedCancellation, "its work runs on")
+        first.open(with: 1)
+        await one.value
+        #expect(value.runningCount == 0)
+        #expect(value.state == (stop == .cancel ? .success(value: 2) : .notLoaded))
+    }
 }
