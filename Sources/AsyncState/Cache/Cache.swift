@@ -243,7 +243,10 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     private func makeEntry(_ key: Key, _ isNew: inout Bool) -> AsyncValue<Value, Failure> {
         isNew = true
         let entry = makeValue(clock)
-        entry._reloadRequest = request(key)
+        // A maker, called when a reload starts: calling the user's `request`
+        // here would run it in the middle of the book's change.
+        let request = request
+        entry._reloadRequest = { request(key) }
         return entry
     }
 
@@ -276,8 +279,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 // The key's own request, as every other load of the cache:
                 // not the entry's last, which may be a write, or none for an
                 // entry whose value was set.
-                guard let entry = self[key], let request = entry._reloadRequest else { continue }
-                let entered = entry.entering(request, .latestWins)
+                guard let entry = self[key] else { continue }
+                let entered = entry.entering(request(key), .latestWins)
                 if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .startTimer(let key, let token):
                 let (clock, delay) = (clock, collectAfter)

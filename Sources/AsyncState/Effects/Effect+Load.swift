@@ -323,7 +323,8 @@ final class UntypedLoadStart<Value: Equatable, Failure: Error & Equatable, Actio
 final class ReportingLoadStart<Value: Equatable, Failure: Error & Equatable, Action>: LoadStart<Action>, @unchecked Sendable {
     @usableFromInline let _request: LoadRequest<Value, Failure>
     /// The value shown when the load starts, where a stream in
-    /// ``StreamMode/append`` mode begins; `nil` for any other load.
+    /// ``StreamMode/append`` mode begins; `nil` for any other load, and for
+    /// one that starts with nothing shown.
     @usableFromInline let _startValue: MainActorFunction<Void, Value?>?
     /// For a queued load whose stream appends, the value shown when its turn
     /// came, which replaces `_startValue` (`startFrom(_:)`). Main-actor

@@ -56,12 +56,15 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// The `embed` of every load this value starts; see `noting(_:)`.
     @usableFromInline let _loaded: (consuming LoadAction<Value, Failure>) -> Feature.Action
     /// The last request loaded in the value lane, which ``reload()`` and
-    /// ``invalidate()`` load again.
+    /// ``invalidate()`` load again unless `_reloadRequest` is set.
     @usableFromInline var _lastRequest: LoadRequest<Value, Failure>?
-    /// The request ``reload()`` and ``invalidate()`` load instead of the last
-    /// one, if set: a cache entry's is its key's, which its ``Cache`` sets, so
-    /// a write through the entry is never what a reload repeats.
-    @usableFromInline var _reloadRequest: LoadRequest<Value, Failure>?
+    /// Makes the request ``reload()`` and ``invalidate()`` load instead of
+    /// the last one, if set: a cache entry's makes its key's, as its
+    /// ``Cache`` does for every load, so a write through the entry is never
+    /// what a reload repeats. A maker, not a request: built when the reload
+    /// starts, it reads what the app's state is then (a token, a locale), as
+    /// every other load of the cache does.
+    @usableFromInline var _reloadRequest: (() -> LoadRequest<Value, Failure>)?
     /// The clock this value stamps its loads with and measures age on.
     @usableFromInline let _clock: LoadClock?
 
@@ -374,7 +377,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// loads its key's request instead, whatever it loaded last.
     @inlinable
     public func reload() async {
-        guard let request = _reloadRequest ?? _lastRequest else { return }
+        guard let request = _reloadRequest?() ?? _lastRequest else { return }
         let entry = entering(request, .latestWins)
         if case .waiting = entry { _ = await participation(in: entry) }
     }

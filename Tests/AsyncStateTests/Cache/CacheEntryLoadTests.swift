@@ -111,32 +111,95 @@ struct CacheEntryLoadTests {
         subscription.cancel()
     }
 
-    @Test("an entry's own invalidate() and reload(), the way to await a reload, load the key's request too")
-    func entryInvalidateReloadsTheKeysRequest() async throws {
-        let (cache, _, backend) = makeCache()
-        let subscription = cache.subscribe(7)
+    /// Loads a write through the cache's entry of 7, once the key has loaded.
+    static func entryAfterWrite(_ cache: Cache<Int, String, TestError>, _ backend: Backend) async throws -> (
+        AsyncValue<String, TestError>, LockedValue<Int>
+    ) {
         await backend.waitForCalls(1)
         backend.answer(7, with: "Lee")
-        await subscription.loaded()
         let entry = try #require(cache[7])
+        await yieldUntil { entry.value == "Lee" }
         let saves = LockedValue(0)
         await entry.load { () async throws(TestError) in
             saves.withLock { $0 += 1 }
             return "Kim"
         }
-        let invalidating = await startCaller { await entry.invalidate() }
+        return (entry, saves)
+    }
+
+    /// How a caller reloads an entry itself, and awaits the reload.
+    enum EntryReload: String, CaseIterable, CustomTestStringConvertible {
+        case invalidate, reload
+        var testDescription: String { "\(rawValue)()" }
+    }
+
+    @Test(
+        "an entry's own invalidate() and reload(), the way to await a reload, load the key's request, not a write",
+        arguments: EntryReload.allCases)
+    func entryReloadsTheKeysRequest(_ reload: EntryReload) async throws {
+        let (cache, _, backend) = makeCache()
+        let subscription = cache.subscribe(7)
+        let (entry, saves) = try await Self.entryAfterWrite(cache, backend)
+        let reloading = await startCaller {
+            switch reload {
+            case .invalidate: await entry.invalidate()
+            case .reload: await entry.reload()
+            }
+        }
         await yieldUntil { backend.calls.count == 2 || saves.current == 2 }
         try #require(saves.current == 1, "the write ran again")
         backend.answer(7, with: "Kim 2")
-        await invalidating.value
-        #expect(entry.value == "Kim 2")
-        let reloading = await startCaller { await entry.reload() }
-        await backend.waitForCalls(3)
-        backend.answer(7, with: "Kim 3")
         await reloading.value
-        #expect(entry.value == "Kim 3")
-        #expect(saves.current == 1)
+        #expect(entry.value == "Kim 2")
         subscription.cancel()
+    }
+
+    @Test(
+        "every reload builds the key's request when it starts, reading the app's state then",
+        arguments: EntryReload.allCases.map(Optional.some) + [nil])
+    func reloadBuildsTheRequestAnew(_ reload: EntryReload?) async throws {
+        let version = LockedValue(1)
+        let cache = Cache<Int, String, TestError>(clock: TestClock(), staleAfter: .seconds(30)) { _ in
+            let built = version.current
+            return LoadRequest { () async throws(TestError) in "v\(built)" }
+        }
+        let subscription = cache.subscribe(7)
+        await subscription.loaded()
+        let entry = try #require(cache[7])
+        #expect(entry.value == "v1")
+        version.withLock { $0 = 2 }
+        switch reload {
+        case .invalidate: await entry.invalidate()
+        case .reload: await entry.reload()
+        case nil: #expect(cache.invalidate(7))
+        }
+        await yieldUntil { !entry.isLoading }
+        #expect(entry.value == "v2", "reloaded with a request built when the entry was made")
+        subscription.cancel()
+    }
+
+    @Test("a request that reads the cache as it is built: subscribing and prefetching do not build it mid-change")
+    func requestReadsTheCache() async {
+        // In a child process: built while the cache's book changes, the read traps
+        // ("Simultaneous accesses ... modification requires exclusive access").
+        await #expect(processExitsWith: .success) {
+            await Task { @MainActor in
+                final class Holder { var cache: Cache<Int, String, TestError>? }
+                let holder = Holder()
+                // Each page's request starts after the page before it.
+                let cache = Cache<Int, String, TestError>(clock: TestClock(), staleAfter: .seconds(30)) { page in
+                    let previous = MainActor.assumeIsolated { holder.cache?[page - 1]?.value }
+                    return LoadRequest { () async throws(TestError) in "\(previous ?? "-")+\(page)" }
+                }
+                holder.cache = cache
+                let first = cache.subscribe(1)
+                let second = cache.subscribe(2)
+                await cache.prefetch(3)
+                await first.loaded()
+                await second.loaded()
+                precondition(cache[3]?.value?.hasSuffix("+3") == true, "page 3: \(String(describing: cache[3]?.value))")
+            }.value
+        }
     }
 
     @Test("prefetching an idle entry starts its idle spell anew: collected collectAfter from the prefetch")
