@@ -31,38 +31,23 @@ struct QueuedStreamTests {
         source[1].fail(with: StreamSource.End())
     }
 
-    @Test("it appends to the value the load before it left")
-    func startsFromThePreviousLoadsValue() async {
+    @Test(
+        "it appends to the value the load before it left, also when nothing was shown as it queued",
+        arguments: [[0], nil] as [[Int]?])
+    func startsFromThePreviousLoadsValue(shown: [Int]?) async {
         let first = StreamSource(), second = StreamSource()
-        let value = AsyncValue<[Int], TestError>(value: [0])
+        let value = shown.map { AsyncValue<[Int], TestError>(value: $0) } ?? AsyncValue<[Int], TestError>()
         let a = await startCaller { await value.load(Self.appending(first)) }
         await first[0].waitForArrivals()
         let b = await startCaller { await value.load(Self.appending(second), overlap: .queue) }
         #expect(value.waitingCount == 1)
         Self.finish(first, with: 1)
         await a.value
-        #expect(value.value == [0, 1])
+        #expect(value.value == (shown ?? []) + [1])
         await second[0].waitForArrivals()
         Self.finish(second, with: 2)
         await b.value
-        #expect(value.value == [0, 1, 2])
-    }
-
-    @Test("queued while nothing was shown, it appends to the value the load before it left")
-    func queuedBeforeAnyValue() async {
-        let first = StreamSource(), second = StreamSource()
-        let value = AsyncValue<[Int], TestError>()
-        let a = await startCaller { await value.load(Self.appending(first)) }
-        await first[0].waitForArrivals()
-        let b = await startCaller { await value.load(Self.appending(second), overlap: .queue) }
-        #expect(value.waitingCount == 1)
-        Self.finish(first, with: 1)
-        await a.value
-        #expect(value.value == [1])
-        await second[0].waitForArrivals()
-        Self.finish(second, with: 2)
-        await b.value
-        #expect(value.value == [1, 2])
+        #expect(value.value == (shown ?? []) + [1, 2])
     }
 
     @Test("an edit confirmed while it waited is kept")
