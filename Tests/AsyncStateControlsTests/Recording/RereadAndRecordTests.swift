@@ -83,12 +83,11 @@ struct RereadAndRecordTests {
         withExtendedLifetime(reader) {}
     }
 
-    /// Recording.Step.state: "The store's state right after it." A recording
-    /// started from a change handler (say, "start recording when the count
-    /// changes") must start after the action that changed it, as one started
-    /// by a transition observer does.
-    @Test("a recording started from an observation change handler matches what the store did")
-    func recordFromChangeHandler() throws {
+    /// A counter store whose first change of `count` starts recording it, from
+    /// the observation change handler.
+    static func storeThatRecordsOnChange() -> (
+        Store<ProbeCounter.State, ProbeCounter.Action>, Recorder<ProbeCounter.State, ProbeCounter.Action>
+    ) {
         let store = Store(initialState: ProbeCounter.State(), reducer: ProbeCounter())
         let recorder = Recorder<ProbeCounter.State, ProbeCounter.Action>()
         withObservationTracking {
@@ -96,6 +95,16 @@ struct RereadAndRecordTests {
         } onChange: {
             MainActor.assumeIsolated { store.record(into: recorder) }
         }
+        return (store, recorder)
+    }
+
+    /// Recording.Step.state: "The store's state right after it." A recording
+    /// started from a change handler (say, "start recording when the count
+    /// changes") must start after the action that changed it, as one started
+    /// by a transition observer does.
+    @Test("a recording started from an observation change handler matches what the store did")
+    func recordFromChangeHandler() throws {
+        let (store, recorder) = Self.storeThatRecordsOnChange()
         store.send(.increment) // count 1: the handler starts recording
         store.send(.increment) // count 2
         let recording = try #require(recorder.recording)
@@ -110,13 +119,7 @@ struct RereadAndRecordTests {
     /// its first checkpoint (64 steps), no longer replays.
     @Test("a recording started from an observation change handler replays past its first checkpoint")
     func recordFromChangeHandlerReplays() throws {
-        let store = Store(initialState: ProbeCounter.State(), reducer: ProbeCounter())
-        let recorder = Recorder<ProbeCounter.State, ProbeCounter.Action>()
-        withObservationTracking {
-            _ = store.count
-        } onChange: {
-            MainActor.assumeIsolated { store.record(into: recorder) }
-        }
+        let (store, recorder) = Self.storeThatRecordsOnChange()
         for _ in 0..<100 { store.send(.increment) }
         let recording = try #require(recorder.recording)
         let transcript = RecordingTranscript(recording)
