@@ -49,8 +49,7 @@ struct EditLayer<Value: Equatable, Failure: Equatable>: Equatable {
 
     /// `value` with the unreflected confirmed edits applied again.
     @inlinable
-    func reapplyingConfirmed(to value: Value) -> Value {
-        var value = value
+    func reapplyingConfirmed(to value: consuming Value) -> Value {
         for edit in _unreflected { _ = edit.apply(to: &value) }
         return value
     }

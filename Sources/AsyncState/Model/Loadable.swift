@@ -291,7 +291,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
 
     /// `.finished(id, newValue)` that arrived at `instant`, if stamped.
     @inlinable
-    mutating func finish(_ id: LoadID, _ newValue: Value, at instant: LoadClock.Instant?) -> LoadDisposition {
+    mutating func finish(_ id: LoadID, _ newValue: consuming Value, at instant: LoadClock.Instant?) -> LoadDisposition {
         guard id == _inFlightID else { return .dropped }
         if let layers = _layers, !layers._contents._edits._unreflected.isEmpty {
             _value = layers._contents._edits.reapplyingConfirmed(to: newValue)

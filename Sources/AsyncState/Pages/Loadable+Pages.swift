@@ -139,7 +139,10 @@ extension Loadable {
                 withUnsafeMutablePointer(to: &_value!) { appending.append(page, to: $0, window: window) }
             }
             if let edits = _layers?._contents._edits, !edits._unreflected.isEmpty {
-                _value = edits.reapplyingConfirmed(to: _value!)
+                // Taken out, so the edits apply to the only copy of the list:
+                // read in place, the stored value kept a second reference, and
+                // the first edit copied every element.
+                _value = edits.reapplyingConfirmed(to: _value.take()!)
             }
             endMore(failure: nil)
         case .more(_, .failed(_, let failure)), .more(_, .at(_, .failed(_, let failure))):

@@ -38,11 +38,12 @@ extension Store {
             /// withdraws it if it is cancelled first.
             case queue(Effect<Action>.QueuedLoad, id: LoadID)
             /// What `_pending` holds in place of an effect moved out to be
-            /// launched (`takePending(at:)`). Launching it does nothing.
+            /// launched (`takeKind(at:)`). Launching it does nothing.
             case launched
         }
 
-        @usableFromInline let _kind: Kind
+        /// A `var` only so that `takeKind(at:)` can move it out.
+        @usableFromInline var _kind: Kind
         /// The effect's key in `_runningEffects`; `-1` for a join, which owns
         /// no task, and for a `.launched` placeholder.
         @usableFromInline let _token: Int
@@ -72,6 +73,15 @@ extension Store {
 
     @inlinable
     func schedule(_ effect: Effect<Action>) {
+        if effect._isLoad {
+            // The everyday load, its start read where the effect holds it:
+            // through `operation` it was copied into a `Load`, a retain and
+            // a release per load.
+            let id = _nextLoadID
+            _nextLoadID = id.next
+            scheduleLoad(unsafeDowncast(effect._work.unsafelyUnwrapped, to: LoadStart<Action>.self), cancelID: nil, id)
+            return
+        }
         switch effect.operation {
         case .none:
             return
@@ -84,12 +94,12 @@ extension Store {
         case .load(let load):
             let id = _nextLoadID
             _nextLoadID = id.next
-            scheduleLoad(load, id)
+            scheduleLoad(load._start, cancelID: load._cancelID, id)
         case .startQueued(let load, let id):
             // The queued run ends with this load, so it owns the ID now.
             _ = _loads.removeValue(forKey: id)
             _queuedTurn = (id, load._start)
-            scheduleLoad(load, id)
+            scheduleLoad(load._start, cancelID: load._cancelID, id)
         case .startFrom(let id, let value):
             // Processed in the drain that starts the queued load, before its
             // task is launched.
@@ -130,13 +140,13 @@ extension Store {
     /// Schedules load `id`: queues its start, and its plan if it has a retry
     /// policy, and enters it in the tables.
     @inlinable
-    func scheduleLoad(_ load: Effect<Action>.Load, _ id: LoadID) {
+    func scheduleLoad(_ start: LoadStart<Action>, cancelID: CancelID?, _ id: LoadID) {
         // The reporter at +0 (a retain and a release a load fewer): the
         // store holds it for its whole life once made.
         if _unretainedLoadReporter == nil { _ = _loadReporter }
-        let body = withGuaranteed(_unretainedLoadReporter.unsafelyUnwrapped) { load._start(id, $0, &_queue) }
-        let token = enqueue(.load(body), cancelID: load._cancelID)
-        _loads.insert(RunningLoad(token: token, cancelsEarlier: load._cancelsEarlier), forKey: id)
+        let body = withGuaranteed(_unretainedLoadReporter.unsafelyUnwrapped) { start(id, $0, &_queue) }
+        let token = enqueue(.load(body), cancelID: cancelID)
+        _loads.insert(RunningLoad(token: token, cancelsEarlier: start._cancelsEarlier), forKey: id)
     }
 
     @inlinable
@@ -180,7 +190,9 @@ extension Store {
                 index += 1
                 process(next, startingInto: &started)
             }
-            discardProcessedActions()
+            // Nothing to discard when the fast path above emptied the
+            // queue: a swap and an empty list's release saved, twice a load.
+            if !_queue.isEmpty { discardProcessedActions() }
             // Destroying an action can run a deinit that sends, which queues.
             if !_queue.isEmpty { continue }
             guard isOutermost else { break }
@@ -189,9 +201,12 @@ extension Store {
                 // closures may hold the last reference to a user's object —
                 // is destroyed here, outside any access to the list. What a
                 // deinit sends is processed by the next pass.
-                let next = takePending(at: launched)
+                let token = _pending[launched]._token
+                let isCancelled = _pending[launched]._isCancelled
+                let isOwned = _pending[launched]._isOwned
+                let kind = takeKind(at: launched)
                 launched += 1
-                launch(next, into: &started)
+                launch(kind, token: token, isCancelled: isCancelled, isOwned: isOwned, into: &started)
                 continue
             }
             // Every pending effect has been moved out: what is left are
@@ -219,13 +234,15 @@ extension Store {
         if _queue.isEmpty { swap(&processed, &_queue) }
     }
 
-    /// Moves the pending effect at `index` out of `_pending` to launch it,
-    /// leaving a placeholder. A copy would cost a retain, and a release when
-    /// the list is emptied.
+    /// Moves the kind of the pending effect at `index` out of `_pending` to
+    /// launch it, leaving `.launched` in its place. A copy would cost a
+    /// retain, and a release when the list is emptied; moving the whole
+    /// effect out and then its kind out of it cost a copy and two releases
+    /// of the kind (the optimizer did not forward the second move).
     @inlinable
-    func takePending(at index: Int) -> PendingEffect {
-        var taken = PendingEffect(.launched, token: -1, isOwned: false)
-        swap(&taken, &_pending[index])
+    func takeKind(at index: Int) -> PendingEffect.Kind {
+        var taken = PendingEffect.Kind.launched
+        swap(&taken, &_pending[index]._kind)
         return taken
     }
 
@@ -236,15 +253,12 @@ extension Store {
     /// inlines `Task.immediate` (see `EffectLaunch.startTask` for why it
     /// must).
     @inlinable @inline(__always)
-    func launch(_ effect: consuming PendingEffect, into started: inout StoreTask) {
-        let token = effect._token
-        let isCancelled = effect._isCancelled
-        let isOwned = effect._isOwned
-        // The kind is moved out and switched over consumed, and `enqueue`
-        // takes it consuming: a load's kind holds its task's body, and each
-        // copy of it cost a retain and a release (78 instructions a load).
-        let kind = effect._kind
-        _ = consume effect
+    func launch(
+        _ kind: consuming PendingEffect.Kind, token: Int, isCancelled: Bool, isOwned: Bool, into started: inout StoreTask
+    ) {
+        // The kind is switched over consumed, and `enqueue` takes it
+        // consuming: a load's kind holds its task's body, and each copy of it
+        // cost a retain and a release (78 instructions a load).
         let task: Task<Void, Never>
         let hasEnded: Bool
         switch consume kind {
