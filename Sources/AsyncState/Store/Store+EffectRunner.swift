@@ -145,7 +145,7 @@ extension Store {
         // store holds it for its whole life once made.
         if _unretainedLoadReporter == nil { _ = _loadReporter }
         let body = withGuaranteed(_unretainedLoadReporter.unsafelyUnwrapped) { start(id, $0, &_queue) }
-        let token = enqueue(.load(body), cancelID: cancelID)
+        let token = enqueue(.load(consume body), cancelID: cancelID)
         _loads.insert(RunningLoad(token: token, cancelsEarlier: start._cancelsEarlier), forKey: id)
     }
 
@@ -338,8 +338,19 @@ extension Store {
         case .load(let body):
             // The body its start returned (see `LoadStart`).
             beginLaunch(token, isCancelled: isCancelled)
-            task = _launch.startTask(body)
-            hasEnded = endLaunch(task)
+            let loadTask = _launch.startTask(consume body)
+            // A load that ended at once — the everyday case — returns here,
+            // its handle never copied (through `endLaunch` it was retained
+            // and released once more).
+            _isProcessing = true
+            let (ended, isOwedCancellation) = _launch.end()
+            if ended {
+                if isOwned { started.appendEnded() }
+                return
+            }
+            if isOwedCancellation { loadTask.cancel() }
+            task = loadTask
+            hasEnded = false
         case .run(let run):
             let body = run._body
             let send = _sender
