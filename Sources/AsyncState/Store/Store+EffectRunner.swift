@@ -45,7 +45,7 @@ extension Store {
         /// A `var` only so that `takeKind(at:)` can move it out.
         @usableFromInline var _kind: Kind
         /// The effect's key in `_runningEffects`; `-1` for a join, which owns
-        /// no task, and for a `.launched` placeholder.
+        /// no task. A `.launched` placeholder keeps its effect's token.
         @usableFromInline let _token: Int
         /// Whether its task belongs to the `StoreTask` of the `send` that is
         /// draining. Not for effects started by a `send` from inside another
@@ -76,7 +76,8 @@ extension Store {
         if effect._isLoad {
             // The everyday load, its start read where the effect holds it:
             // through `operation` it was copied into a `Load`, a retain and
-            // a release per load.
+            // a release per load. A load with a cancel ID is boxed and takes
+            // the `.load` case below.
             let id = _nextLoadID
             _nextLoadID = id.next
             scheduleLoad(unsafeDowncast(effect._work.unsafelyUnwrapped, to: LoadStart<Action>.self), cancelID: nil, id)
@@ -338,19 +339,10 @@ extension Store {
         case .load(let body):
             // The body its start returned (see `LoadStart`).
             beginLaunch(token, isCancelled: isCancelled)
-            let loadTask = _launch.startTask(consume body)
-            // A load that ended at once — the everyday case — returns here,
-            // its handle never copied (through `endLaunch` it was retained
-            // and released once more).
-            _isProcessing = true
-            let (ended, isOwedCancellation) = _launch.end()
-            if ended {
-                if isOwned { started.appendEnded() }
-                return
-            }
-            if isOwedCancellation { loadTask.cancel() }
-            task = loadTask
-            hasEnded = false
+            task = _launch.startTask(body)
+            let isOwedCancellation: Bool
+            (hasEnded, isOwedCancellation) = endLaunch()
+            if isOwedCancellation { task.cancel() }
         case .run(let run):
             let body = run._body
             let send = _sender
@@ -396,7 +388,9 @@ extension Store {
     ) -> (Task<Result, Never>, hasEnded: Bool) {
         beginLaunch(token, isCancelled: isCancelled)
         let task = _launch.startTask(TaskBody(body))
-        return (task, endLaunch(task))
+        let (hasEnded, isOwedCancellation) = endLaunch()
+        if isOwedCancellation { task.cancel() }
+        return (task, hasEnded)
     }
 
     /// Before an effect's task starts: the store is not processing while the
@@ -408,18 +402,19 @@ extension Store {
     }
 
     /// After an effect's task has started (and, with `Task.immediate`, run to
-    /// its first suspension): returns whether it already ended, and cancels
-    /// it if it is still owed a cancellation — an enqueued task, which has
-    /// not run yet, of an effect cancelled while pending: it then starts
-    /// cancelled, as it would had it been enqueued and cancelled before it
-    /// ran.
+    /// its first suspension): whether it already ended, and whether its
+    /// caller must cancel it because it is still owed a cancellation — an
+    /// enqueued task, which has not run yet, of an effect cancelled while
+    /// pending: it then starts cancelled, as it would had it been enqueued
+    /// and cancelled before it ran.
+    ///
+    /// It does not take the task's handle: passed here, the handle of a load
+    /// that ended at once was retained and released once more.
     @inlinable
-    func endLaunch<Result>(_ task: Task<Result, Never>) -> Bool {
+    func endLaunch() -> (hasEnded: Bool, isOwedCancellation: Bool) {
         _isProcessing = true
         let (hasEnded, isOwedCancellation) = _launch.end()
-        if hasEnded { return true }
-        if isOwedCancellation { task.cancel() }
-        return false
+        return (hasEnded, !hasEnded && isOwedCancellation)
     }
 
     /// Load `id` ended with `result`: forgets the load, processes `result`,
