@@ -33,8 +33,13 @@ public final class TestStore<State: Equatable, Action> {
     /// How long ``receive(_:assert:timeout:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
     /// wait for an effect before failing; 5 seconds by default. Tests drive
     /// effects with gates and test clocks, so this bound is only reached when
-    /// something is wrong — it is generous so that a main actor kept busy by
-    /// other tests running in parallel never fails a correct test.
+    /// something is wrong.
+    ///
+    /// The time is counted in short ticks that queue on the cooperative pool
+    /// and the main actor as an effect's work does, not on the wall clock: on
+    /// an idle machine a wait lasts `timeout`, and when other tests running in
+    /// parallel keep those queues busy it stretches with them instead of
+    /// failing a correct test.
     public var timeout: Duration = .seconds(5)
 
     /// The state as of the last asserted action.
@@ -290,7 +295,7 @@ public final class TestStore<State: Equatable, Action> {
     private func nextArrival(timeout: Duration) async -> Bool {
         if !pending.isEmpty { return true }
         let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            guard await Timeout.expires(after: timeout, unless: { self?.arrival == nil }) else { return }
             self?.resumeArrival(false)
         }
         defer { timer.cancel() }
@@ -303,7 +308,7 @@ public final class TestStore<State: Equatable, Action> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let outcome = Outcome(continuation)
             outcome.timer = Task {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                guard await Timeout.expires(after: timeout, unless: { outcome.isResolved }) else { return }
                 outcome.resume(false)
             }
             Task {
@@ -333,6 +338,9 @@ private final class Outcome {
     init(_ continuation: CheckedContinuation<Bool, Never>) {
         self.continuation = continuation
     }
+
+    /// Whether a result came.
+    var isResolved: Bool { continuation == nil }
 
     func resume(_ value: Bool) {
         timer?.cancel()

@@ -21,11 +21,7 @@ struct RetryLoadTests {
         LoadRetry(attempt: attempt, of: attempts, failure: failure, wait: wait)
     }
 
-    /// A test store for `feature`. Its clock is simulated, so the store's
-    /// timeout only bounds how long a wait for an action may take in real
-    /// time: 30 s, not the default 5, which loaded sanitized runs exceeded
-    /// twice (in `attemptTimeout` and `failTwiceThenSucceed`) while other
-    /// suites held the main actor. Failures found when the store is
+    /// A test store for `feature`. Failures found when the store is
     /// released name the test's line.
     func makeStore(
         _ feature: Feature, checksPurity: Bool = false,
@@ -34,7 +30,6 @@ struct RetryLoadTests {
         let store = TestStore(
             initialState: Feature.State(), reducer: feature, checksPurity: checksPurity,
             fileID: fileID, filePath: filePath, line: line, column: column)
-        store.timeout = .seconds(30)
         return store
     }
 

@@ -15,7 +15,7 @@ struct StreamLoadTests {
     func makeStore(_ configure: (inout Feature) -> Void = { _ in }) -> TestStore<Feature.State, Feature.Action> {
         var feature = Feature(sources: sources)
         configure(&feature)
-        return patient(TestStore(initialState: Feature.State(numbers: Loadable(value: [9])), reducer: feature))
+        return TestStore(initialState: Feature.State(numbers: Loadable(value: [9])), reducer: feature)
     }
 
     /// Load `raw` of the store's `[9]` in flight, showing `partial` once it has streamed some.
@@ -171,7 +171,7 @@ struct StreamLoadTests {
         let attempts = [StreamSource(), StreamSource()]
         let counter = LockedValue(0)
         let feature = RetriedStream(attempts: attempts, counter: counter, retry: RetryPolicy(attempts: 2, clock: clock))
-        let store = patient(TestStore(initialState: Feature.State(), reducer: feature))
+        let store = TestStore(initialState: Feature.State(), reducer: feature)
         let first = LoadActivity<TestError>(reason: .firstLoad, attempts: 2)
         let second = LoadActivity<TestError>(reason: .firstLoad, attempt: 2, attempts: 2, wait: .zero, lastFailure: .offline)
         store.send(.load(0))
@@ -198,7 +198,7 @@ struct StreamLoadTests {
 
     @Test("a stream of whole values finishes with the last; one that yields none returns to the settled state")
     func wholeValues() async {
-        let store = patient(TestStore(initialState: Loadable<Int, TestError>(value: 3), reducer: WholeValues(sources: sources)))
+        let store = TestStore(initialState: Loadable<Int, TestError>(value: 3), reducer: WholeValues(sources: sources))
         func refreshing(_ raw: UInt64, from value: Int, partial: Int? = nil) -> Loadable<Int, TestError> {
             Loadable(
                 expecting: .refreshing(value: partial ?? value), settledState: .success(value: value), inFlightID: id(raw),

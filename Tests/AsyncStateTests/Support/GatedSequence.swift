@@ -94,16 +94,3 @@ struct StreamingFeature: Reducer {
         }
     }
 }
-
-/// `store`, waiting up to a minute for each action instead of five seconds.
-///
-/// A streamed element crosses between the main actor and the cooperative
-/// pool several times before its action arrives; with the whole suite running
-/// in parallel on a busy two-core machine, those hops have been seen to queue
-/// for more than five seconds. The bound is reached only when something is
-/// wrong, so a generous one costs a passing run nothing.
-@MainActor
-func patient<State, Action>(_ store: TestStore<State, Action>) -> TestStore<State, Action> {
-    store.timeout = .seconds(60)
-    return store
-}
