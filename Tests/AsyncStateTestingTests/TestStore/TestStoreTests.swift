@@ -98,6 +98,22 @@ struct TestStoreTests {
         }
     }
 
+    @Test("a timeout longer than the clock can sleep waits as one that is not: no trap")
+    func timeoutBeyondTheClock() async {
+        let (store, gates) = makeStore()
+        store.timeout = .seconds(Int64.max)
+        store.send(.refresh)
+        await store.receive(.profile(.started(LoadID(1)))) { $0.profile = Profile(expecting: .loading, inFlightID: LoadID(1)) }
+        Task {
+            await Task.yield() // Once the wait below has begun to count.
+            gates[0].open(with: "Lee")
+        }
+        await store.receive(.profile(.finished(LoadID(1), "Lee"))) {
+            $0.profile = Profile(expecting: .success(value: "Lee"), newestID: LoadID(1))
+        }
+        await store.finish()
+    }
+
     @Test("effects still in flight at the end fail the test")
     func inFlightAtEnd() async {
         let (store, gates) = makeStore()
