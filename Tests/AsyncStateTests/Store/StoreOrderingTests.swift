@@ -44,6 +44,23 @@ struct StoreOrderingTests {
         #expect(store.state == [0, 1, 2, 3])
     }
 
+    @Test(
+        "however many actions wait, each runs in the order sent, and what each sends runs after those already waiting",
+        arguments: [1, 2, 3, 8, 9, 20])
+    func queuedInOrder(waiting: Int) {
+        let store = Store(initialState: [Int](), reducer: Tally())
+        store.observeTransitions { [weak store] transition in
+            guard case .add(let n) = transition.action else { return }
+            if n == 0 {
+                for k in 1...waiting { store?.send(.add(k)) }
+            } else if n <= waiting {
+                store?.send(.add(100 + n))
+            }
+        }
+        store.send(.add(0))
+        #expect(store.state == [0] + Array(1...waiting) + (1...waiting).map { 100 + $0 })
+    }
+
     @Test("effect results are applied in the order they arrive", arguments: EffectStart.allCases)
     func effectOrder(start: EffectStart) async {
         let store = Store(initialState: [Int](), reducer: Tally())
