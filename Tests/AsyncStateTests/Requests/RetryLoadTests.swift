@@ -27,10 +27,9 @@ struct RetryLoadTests {
         _ feature: Feature, checksPurity: Bool = false,
         fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> TestStore<Feature.State, Feature.Action> {
-        let store = TestStore(
+        TestStore(
             initialState: Feature.State(), reducer: feature, checksPurity: checksPurity,
             fileID: fileID, filePath: filePath, line: line, column: column)
-        return store
     }
 
     /// Load `raw` in flight from nothing, on `attempt` of `attempts`: what
