@@ -11,7 +11,7 @@ public struct SaveFeature: Reducer {
 
     public struct State: Equatable, Sendable {
         public var revision = 1
-        public var operations: [Operation: Loadable<Int, DemoAPI.Failure>] = [.save: .init(), .delete: .init()]
+        public var operations: KeyedStates<Operation, Loadable<Int, DemoAPI.Failure>> = [.save: .init(), .delete: .init()]
         public init() {}
 
         /// Whether `operation` is running — what disables its button.

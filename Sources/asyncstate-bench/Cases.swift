@@ -153,15 +153,8 @@ enum Cases {
             stopwatch.stop()
             return store.state.rows[7] ?? 0
         }
-        let keyedInDictionary = Measured(name: "  same, children in a Dictionary", iterations: n) { n, stopwatch in
-            let store = Store(initialState: Parent.State(), reducer: Parent.keyedInDictionary)
-            stopwatch.start()
-            for i in 0..<n { store.send(.row(i % 1_000, .increment)) }
-            stopwatch.stop()
-            return store.state.dictionaryRows[7] ?? 0
-        }
         return await Harness.compare(
-            group: "3", baseline: root, cases: [(scoped, 3), (keyed, 3), (keyedInDictionary, nil)], budget: budget
+            group: "3", baseline: root, cases: [(scoped, 3), (keyed, 3)], budget: budget
         )
     }
 

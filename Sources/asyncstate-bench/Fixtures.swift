@@ -51,12 +51,11 @@ struct Counter: Reducer {
 }
 
 /// A parent that scopes `Counter` into a field, and keeps 1,000 keyed
-/// counters — in the library's `KeyedStates`, and for scale in a `Dictionary`.
+/// counters.
 struct Parent: Reducer {
     struct State {
         var child = 0
         var rows = KeyedStates((0..<1_000).map { ($0, 0) })
-        var dictionaryRows = Dictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, 0) })
     }
 
     enum Action: Sendable {
@@ -79,15 +78,6 @@ struct Parent: Reducer {
     static var keyed: some Reducer<State, Action> {
         Parent().forEach(
             \.rows, action: Action.row,
-            extract: {
-                if case .row(let id, let action) = $0 { (id, action) } else { nil }
-            }
-        ) { Counter() }
-    }
-
-    static var keyedInDictionary: some Reducer<State, Action> {
-        Parent().forEach(
-            \.dictionaryRows, action: Action.row,
             extract: {
                 if case .row(let id, let action) = $0 { (id, action) } else { nil }
             }

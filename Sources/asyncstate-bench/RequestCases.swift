@@ -84,6 +84,41 @@ enum RequestCases {
         }
     }
 
+    /// A row that loads itself, kept by `forEach`: its load carries the
+    /// row's path, so removing the row cancels it.
+    struct Row: Reducer {
+        enum Action {
+            case load
+            case result(LoadAction<Int, Failure>)
+        }
+
+        func reduce(into state: inout Loadable<Int, Failure>, action: Action) -> Effect<Action> {
+            switch action {
+            case .load: return state.load(Action.result, LoadRequest { () async throws(Failure) in 1 })
+            case .result(let load): return state.reduce(load)
+            }
+        }
+    }
+
+    /// Ten rows, each a `Row`.
+    struct Rows: Reducer {
+        struct State {
+            var rows = KeyedStates((0..<10).map { ($0, Loadable<Int, Failure>()) })
+        }
+
+        enum Action {
+            case row(Int, Row.Action)
+        }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+
+        static var composed: some Reducer<State, Action> {
+            Rows().forEach(\.rows, action: Action.row, extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } }) {
+                Row()
+            }
+        }
+    }
+
     /// A stream of one element that is there at once — an `AsyncStream`, the
     /// sequence most streams are.
     static func stream() -> AsyncStream<Int> {
@@ -146,6 +181,13 @@ enum RequestCases {
             for _ in 0..<n { await entry.reload() }
             return entry.value ?? 0
         }
+        // Not a target of issue 25: how much a child's load pays for
+        // carrying its row's path (BENCHMARKS.md, "ninth pass").
+        let keyedChild = Measured(name: "keyed child's load (forEach)", iterations: n) { n in
+            let store = Store(initialState: Rows.State(), reducer: Rows.composed)
+            for i in 0..<n { await store.send(.row(i % 10, .load)).finish() }
+            return store.state.rows[7]?.value ?? 0
+        }
         let tracked = Measured(name: "OperationTracker.run", iterations: n) { n in
             let operations = OperationTracker<Int, Failure>()
             var total = 0
@@ -159,6 +201,7 @@ enum RequestCases {
             cases: [
                 (typed, 1.5), (mapped, 2), (untyped, 2), (retried, 2), (pageFirst, 2), (pageMore, 2),
                 (composed, 2), (asyncTyped, 2), (asyncUntyped, 2), (cacheEntry, 2), (tracked, 2),
+                (keyedChild, nil),
             ],
             budget: budget)
         // A stream's floor iterates the same stream: iterating an

@@ -22,6 +22,11 @@ public struct KeyedStates<Key: Hashable, Value> {
     /// value (`==` ignores it). `nil` until a store has a reader of one of
     /// its rows: only then are changes recorded.
     @usableFromInline var _changes: ChangeJournal<Key>?
+    /// Names the set of keys: a new stamp (``KeySetStamp``) whenever a key is
+    /// added or removed, so `forEach` tells in one compare that an action
+    /// removed no child. Not part of the value either; an empty collection
+    /// has `0`.
+    @usableFromInline var _keySetStamp: UInt64
 
     /// An empty collection.
     @inlinable
@@ -30,6 +35,7 @@ public struct KeyedStates<Key: Hashable, Value> {
         _storedValues = []
         _keyIndex = KeyIndex()
         _changes = nil
+        _keySetStamp = 0
     }
 
     /// A collection of `keysAndValues` in their order. When a key appears more
@@ -76,6 +82,31 @@ public struct KeyedStates<Key: Hashable, Value> {
         }
     }
 
+    /// The value for `key`, or `defaultValue()` when the key is not in the
+    /// collection. Changing the value of a missing key appends it.
+    ///
+    /// ```swift
+    /// var saves: KeyedStates<String, Int> = [:]
+    /// saves["draft", default: 0] += 1          // ["draft": 1]
+    /// ```
+    @inlinable
+    public subscript(key: Key, default defaultValue: @autoclosure () -> Value) -> Value {
+        get { offset(forKey: key).map { _storedValues[$0] } ?? defaultValue() }
+        _modify {
+            // In place, like `Dictionary`'s: a child's state changed through
+            // this subscript is not copied out and back.
+            noteChange(of: key)
+            let position: Int
+            if let offset = offset(forKey: key) {
+                position = offset
+            } else {
+                store(defaultValue(), forKey: key)
+                position = _storedValues.count - 1
+            }
+            yield &_storedValues[position]
+        }
+    }
+
     /// Stores `value` for `key` — in place when the key is present, appended
     /// when it is new — and returns the value it replaced, if any.
     @inlinable
@@ -97,6 +128,7 @@ public struct KeyedStates<Key: Hashable, Value> {
         _storedKeys.append(key)
         _storedValues.append(value)
         _keyIndex.append(key, in: _storedKeys)
+        _keySetStamp = KeySetStamp.next()
         return nil
     }
 
@@ -109,6 +141,7 @@ public struct KeyedStates<Key: Hashable, Value> {
         _storedKeys.remove(at: position)
         let value = _storedValues.remove(at: position)
         _keyIndex = KeyIndex(keys: _storedKeys, seed: keyHashSeed)
+        _keySetStamp = KeySetStamp.next()
         return value
     }
 
@@ -117,11 +150,12 @@ public struct KeyedStates<Key: Hashable, Value> {
         _storedKeys = []
         _storedValues = []
         _keyIndex = KeyIndex()
+        _keySetStamp = 0
         noteChange(of: nil)
     }
 }
 
-extension KeyedStates: KeyedStorage {
+extension KeyedStates {
     // Always inlined, so the optimizer can inline the caller's `body` — a
     // keyed child's reducer — rather than call it through a closure.
     /// Calls `body` with in-place access to the value for `key` — no copy of

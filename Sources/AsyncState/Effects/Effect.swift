@@ -22,6 +22,8 @@ public struct Effect<Action> {
         case merge([Effect])
         case concatenate([Effect], cancelID: CancelID?)
         case cancel(CancelID)
+        /// Cancels every effect made in children a parent's action removed.
+        case cancelRemoved(RemovedChildren)
         /// Cancels the work of load `id`: always when `supersededBy` is `nil`,
         /// else only if that newer load's policy cancels earlier loads.
         case cancelLoad(LoadID, supersededBy: LoadID?)
@@ -274,7 +276,7 @@ public struct Effect<Action> {
 
     private func withCancelID(_ id: CancelID) -> Effect {
         switch operation {
-        case .none, .cancel, .cancelLoad, .joinLoad, .startQueued, .startFrom:
+        case .none, .cancel, .cancelRemoved, .cancelLoad, .joinLoad, .startQueued, .startFrom:
             return self
         case .run(var run):
             run._cancelID = id
@@ -321,6 +323,8 @@ public struct Effect<Action> {
             mapped = .concatenate(effects.map { $0.map(transform._body) }, cancelID: cancelID)
         case .cancel(let id):
             mapped = .cancel(id)
+        case .cancelRemoved(let children):
+            mapped = .cancelRemoved(children)
         case .cancelLoad(let id, let newer):
             mapped = .cancelLoad(id, supersededBy: newer)
         case .joinLoad(let id):

@@ -6,18 +6,17 @@ extension Reducer {
     /// of row `8`. An action for a key that is no longer present is dropped and
     /// reported as stale.
     ///
-    /// Cancel IDs are the store's, not a key's: a child that cancels by ID —
-    /// `cancellable(id:)`, `debounced(id:for:clock:)` — puts its key in the
-    /// ID (`.debounced(id: Search(row: id), …)`), or row `8`'s start cancels
-    /// row `7`'s. And a child's effects run on after its key is removed:
-    /// what they send is dropped while the key is missing, but reaches a
-    /// child added again under the same key — so the reducer that removes a
-    /// child cancels its deferred work (a `debounced` or `delayed` load, a
-    /// queued one) by ID.
+    /// A child's effects are its own. Its cancel IDs are scoped to its key,
+    /// so rows that debounce by one ID (`.debounced(id: "search", …)`) keep
+    /// apart, and a parent's `.cancel(id:)` does not reach them. When an
+    /// action removes a key, every effect of that child is cancelled — its
+    /// load or stream, a debounced or delayed effect, a queued load — so
+    /// nothing of it reaches a child added later under the same key. A key
+    /// removed and added back within one action is the same child, and keeps
+    /// its effects.
     ///
-    /// Store the children in ``KeyedStates`` when they have an order or actions
-    /// to them are frequent (integer keys are found in a few instructions), or
-    /// in a `Dictionary`.
+    /// The children live in ``KeyedStates``, in order, each found by its key
+    /// in one hash (integer keys in a few instructions).
     ///
     /// ```swift
     /// Rows().forEach(
@@ -28,31 +27,32 @@ extension Reducer {
     /// }
     /// ```
     @inlinable
-    public func forEach<Elements: KeyedStorage, Element: Reducer>(
-        _ elements: WritableKeyPath<State, Elements>,
-        action embed: @escaping (Elements.Key, Element.Action) -> Action,
-        extract: @escaping (Action) -> (Elements.Key, Element.Action)?,
+    public func forEach<Key: Hashable & Sendable, Element: Reducer>(
+        _ elements: WritableKeyPath<State, KeyedStates<Key, Element.State>>,
+        action embed: @escaping (Key, Element.Action) -> Action,
+        extract: @escaping (Action) -> (Key, Element.Action)?,
         element: () -> Element
-    ) -> ForEachReducer<Self, Elements, Element> {
+    ) -> ForEachReducer<Self, Key, Element> {
         ForEachReducer(parent: self, elements: elements, embed: embed, extract: extract, element: element())
     }
 }
 
 /// A parent reducer with keyed children; made by ``Reducer/forEach(_:action:extract:element:)``.
-public struct ForEachReducer<Parent: Reducer, Elements: KeyedStorage, Element: Reducer>: Reducer
-where Elements.Key: Sendable, Elements.Value == Element.State {
+public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element: Reducer>: Reducer {
+    public typealias Elements = KeyedStates<Key, Element.State>
+
     @usableFromInline let _parent: Parent
     @usableFromInline let _elements: Projection<Parent.State, Elements>
-    @usableFromInline let _embed: (Elements.Key, Element.Action) -> Parent.Action
-    @usableFromInline let _extract: (Parent.Action) -> (Elements.Key, Element.Action)?
+    @usableFromInline let _embed: (Key, Element.Action) -> Parent.Action
+    @usableFromInline let _extract: (Parent.Action) -> (Key, Element.Action)?
     @usableFromInline let _element: Element
 
     @inlinable
     init(
         parent: Parent,
         elements: WritableKeyPath<Parent.State, Elements>,
-        embed: @escaping (Elements.Key, Element.Action) -> Parent.Action,
-        extract: @escaping (Parent.Action) -> (Elements.Key, Element.Action)?,
+        embed: @escaping (Key, Element.Action) -> Parent.Action,
+        extract: @escaping (Parent.Action) -> (Key, Element.Action)?,
         element: Element
     ) {
         self._parent = parent
@@ -62,21 +62,42 @@ where Elements.Key: Sendable, Elements.Value == Element.State {
         self._element = element
     }
 
-    /// Runs the keyed child an action is for, if it exists, then the parent.
+    /// Runs the keyed child an action is for, if it exists, then the parent;
+    /// cancels the effects of children the action removed.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-        guard let (key, elementAction) = _extract(action) else {
-            return _parent.reduce(into: &state, action: action)
+        // The key set's stamp before and after: equal, no child was removed
+        // — a load and a compare, where comparing keys would copy them.
+        let stamp = _elements.modify(&state) { $0._keySetStamp }
+        let effect: Effect<Parent.Action>
+        if let (key, elementAction) = _extract(action) {
+            let elementEffect = _elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
+            effect = elementEffect.merging(with: _parent.reduce(into: &state, action: action))
+        } else {
+            effect = _parent.reduce(into: &state, action: action)
         }
-        let elementEffect = _elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
-        return elementEffect.merging(with: _parent.reduce(into: &state, action: action))
+        if _elements.modify(&state, { $0._keySetStamp }) == stamp { return effect }
+        return effect.merging(with: cancelRemoved(in: &state))
+    }
+
+    /// Cancels the effects of every child that is not in `state`: run when
+    /// an action changed the set of keys.
+    @usableFromInline
+    func cancelRemoved(in state: inout Parent.State) -> Effect<Parent.Action> {
+        let elements = _elements.modify(&state) { $0 }
+        return Effect(
+            .cancelRemoved(
+                RemovedChildren(owner: _elements.keyPath) { key in
+                    guard let key = key as? Key else { return true }
+                    return elements.offset(forKey: key) == nil
+                }))
     }
 
     /// Runs the element reducer on the child at `key` in place: no copy of the
     /// child, and no closure built unless the child returned an effect to wrap.
     @inlinable
     func reduceElement(
-        _ key: Elements.Key,
+        _ key: Key,
         _ action: Element.Action,
         in elements: inout Elements
     ) -> Effect<Parent.Action> {
@@ -86,6 +107,6 @@ where Elements.Key: Sendable, Elements.Value == Element.State {
         }
         if effect.isNone { return Effect(.none, isDropped: effect._isDropped) }
         let embed = self._embed
-        return effect.map { embed(key, $0) }
+        return effect.inChild(ChildScope(owner: _elements.keyPath, key: AnyHashable(key))).map { embed(key, $0) }
     }
 }

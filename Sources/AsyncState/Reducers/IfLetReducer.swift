@@ -3,11 +3,14 @@ extension Reducer {
     /// then this reducer.
     ///
     /// An action for the child while its state is `nil` (a sheet already
-    /// dismissed, say) is dropped and reported as stale. The child's effects
-    /// run on after it is dismissed, and what they send reaches a child
-    /// presented again in its place: a load's result is dropped as stale,
-    /// but a load a `debounced` or `delayed` effect starts later is the new
-    /// child's. Cancel such work by ID when you dismiss the child.
+    /// dismissed, say) is dropped and reported as stale.
+    ///
+    /// A child's effects are its own: its cancel IDs are scoped to it, and
+    /// when an action sets its state to `nil`, every effect of the child is
+    /// cancelled — its load, a debounced or delayed effect — so nothing of it
+    /// reaches a child presented later in its place. An action that replaces
+    /// the child's state with another keeps the effects: to the reducer, the
+    /// child is still there.
     @inlinable
     public func ifLet<Child: Reducer>(
         _ childState: WritableKeyPath<State, Child.State?>,
@@ -42,16 +45,24 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         self._child = child
     }
 
-    /// Runs the child for its actions while its state exists, then the parent.
+    /// Runs the child for its actions while its state exists, then the
+    /// parent; cancels the child's effects if the action dismissed it.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-        guard let childAction = _extract(action) else {
-            return _parent.reduce(into: &state, action: action)
+        let wasPresent = _childState.modify(&state) { $0 != nil }
+        let effect: Effect<Parent.Action>
+        if let childAction = _extract(action) {
+            let childEffect: Effect<Parent.Action> = _childState.modify(&state) { optional in
+                guard optional != nil else { return Effect.dropped }
+                let effect = _child.reduce(into: &optional!, action: childAction)
+                if effect.isNone { return Effect(.none, isDropped: effect._isDropped) }
+                return effect.inChild(ChildScope(owner: _childState.keyPath, key: nil)).map(_embed)
+            }
+            effect = childEffect.merging(with: _parent.reduce(into: &state, action: action))
+        } else {
+            effect = _parent.reduce(into: &state, action: action)
         }
-        let childEffect: Effect<Parent.Action> = _childState.modify(&state) { optional in
-            guard optional != nil else { return Effect.dropped }
-            return _child.reduce(into: &optional!, action: childAction).map(_embed)
-        }
-        return childEffect.merging(with: _parent.reduce(into: &state, action: action))
+        guard wasPresent, _childState.modify(&state, { $0 == nil }) else { return effect }
+        return effect.merging(with: Effect(.cancelRemoved(RemovedChildren(owner: _childState.keyPath) { _ in true })))
     }
 }

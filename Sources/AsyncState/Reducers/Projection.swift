@@ -18,6 +18,10 @@ struct Projection<Root, Value> {
         self._offset = MemoryLayout<Root>.offset(of: keyPath)
     }
 
+    /// The key path, for naming the child it leads to.
+    @inlinable
+    var keyPath: AnyKeyPath { _keyPath }
+
     /// Runs `body` with in-place access to the projected value of `root`.
     @inlinable
     func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {

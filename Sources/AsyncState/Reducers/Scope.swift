@@ -4,6 +4,10 @@
 /// No case-path library is needed: give the enum case that embeds a child
 /// action and a closure that extracts it.
 ///
+/// A scoped child is part of its parent for good, so its cancel IDs are the
+/// parent's: the parent's `.cancel(id:)` reaches them. The children it keeps
+/// in turn (`forEach`, `ifLet`) have IDs of their own, scoped to them.
+///
 /// ```swift
 /// Scope(
 ///     state: \.settings, action: Action.settings,
@@ -37,6 +41,8 @@ public struct Scope<State, Action, Child: Reducer>: Reducer {
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         guard let childAction = _extract(action) else { return .none }
-        return _toChildState.modify(&state) { _child.reduce(into: &$0, action: childAction) }.map(_embed)
+        let effect = _toChildState.modify(&state) { _child.reduce(into: &$0, action: childAction) }
+        if effect.isNone { return Effect(.none, isDropped: effect._isDropped) }
+        return effect.throughScope(ChildScope(owner: _toChildState.keyPath, key: nil)).map(_embed)
     }
 }

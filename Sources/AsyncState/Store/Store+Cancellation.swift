@@ -8,6 +8,22 @@ extension Store {
         for token in tokens { cancelEffect(token) }
     }
 
+    /// Cancels every effect made in `children`, which an action removed.
+    /// A scan of the effects that have cancel IDs — none, on most stores —
+    /// rather than a table by child: children are removed far less often
+    /// than their effects start, and each start would pay for the table.
+    @usableFromInline
+    func cancelEffects(madeIn children: RemovedChildren) {
+        if _cancelIDOfEffect.isEmpty { return }
+        // Read from a copy, and collected first: `contains` runs the keys'
+        // `==`, and cancelling runs cancellation handlers, either of which
+        // may start or end effects and so change the table.
+        let table = _cancelIDOfEffect
+        var tokens: [Int] = []
+        for (token, id) in table where children.contains(id) { tokens.append(token) }
+        for token in tokens { cancelEffect(token) }
+    }
+
     /// Cancels the effect `token`, whether its task runs, is being launched
     /// (a `send` from its own first synchronous part), or is still pending.
     @usableFromInline

@@ -107,6 +107,8 @@ extension Store {
             if let turn = _queuedTurn, turn.id == id { turn.start.startFrom(value) }
         case .cancel(let id):
             cancelEffects(withID: id)
+        case .cancelRemoved(let children):
+            cancelEffects(madeIn: children)
         case .cancelLoad(let id, let newer):
             // A superseded load is cancelled if the load that superseded it
             // says so: the policy belongs to the newer start.

@@ -124,13 +124,13 @@ enum ValueDocs {
 
     // ForEachReducer.swift: a parent with an avatar loader per row.
     struct Rows: Reducer {
-        struct State: Equatable { var avatars: [Int: Loadable<Image, ImageError>] = [:] }
+        struct State: Equatable { var avatars: KeyedStates<Int, Loadable<Image, ImageError>> = [:] }
         enum Action { case avatar(Int, LoadAction<Image, ImageError>) }
 
         func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
     }
 
-    // KeyedStates.swift and KeyedStorage.swift
+    // KeyedStates.swift
     enum Row {
         struct State: Equatable {
             var isExpanded = false
@@ -329,6 +329,14 @@ struct ValueDocExampleTests {
         let id = 3
         rows.withMutableValue(forKey: id) { $0.isSelected = true }
         #expect(rows[3]?.isSelected == true && rows[2]?.isExpanded == true)
+    }
+
+    @Test func keyedStatesDefault() {
+        var saves: KeyedStates<String, Int> = [:]
+        saves["draft", default: 0] += 1 // ["draft": 1]
+        saves["draft", default: 0] += 1
+        #expect(saves == ["draft": 2])
+        #expect(saves["note", default: 5] == 5 && saves.keys == ["draft"])
     }
 
     @Test func storeAndStoreTask() async {

@@ -2,152 +2,368 @@ import AsyncState
 import AsyncStateControls
 import Testing
 
-/// A row (or sheet) that searches as its user types, debounced, with its
-/// cancel ID given by whoever composes it.
-struct SearchField: Reducer {
+/// A row that searches as its user types, debounced by one ID that every
+/// row uses, and that can load from a gate.
+struct SearchRow: Reducer {
     struct State: Equatable {
-        var id = 0
         var results = Loadable<String, TestError>()
     }
 
     enum Action {
         case typed(String)
+        case open(Gate<String>)
         case results(LoadAction<String, TestError>)
     }
 
-    /// What a search is debounced by: one ID for every field, one per row, the sheet's.
-    enum SearchID: Hashable, Sendable {
-        case shared
-        case row(Int)
-        case sheet
-    }
+    /// The one ID every row debounces by: a child's IDs are its own.
+    struct Search: Hashable, Sendable {}
 
-    /// The ID the search is debounced by, from the field's state.
-    let searchID: @Sendable (State) -> SearchID
     let clock: TestClock
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .typed(let query):
             return state.results.load(Action.results, LoadRequest { () async throws(TestError) in query })
-                .debounced(id: searchID(state), for: .milliseconds(300), clock: clock)
+                .debounced(id: Search(), for: .milliseconds(300), clock: clock)
+        case .open(let gate):
+            return state.results.load(
+                Action.results,
+                LoadRequest { () async throws(TestError) in
+                    do { return try await gate.wait() } catch { throw .offline }
+                })
         case .results(let load):
             return state.results.reduce(load)
         }
     }
 }
 
-/// Two rows of search fields (`forEach`) and an optional sheet with one (`ifLet`).
+/// Rows (`forEach`), a second list keyed the same way, and an optional
+/// sheet (`ifLet`) that holds rows of its own.
 struct SearchScreen: Reducer {
     struct State: Equatable {
-        var rows: KeyedStates<Int, SearchField.State> = [7: SearchField.State(id: 7), 8: SearchField.State(id: 8)]
-        var sheet: SearchField.State?
+        var rows: KeyedStates<Int, SearchRow.State> = [7: SearchRow.State(), 8: SearchRow.State()]
+        var pinned: KeyedStates<Int, SearchRow.State> = [7: SearchRow.State()]
+        var sheet: Sheet.State?
     }
 
     enum Action {
-        case row(Int, SearchField.Action)
-        case sheet(SearchField.Action)
+        case row(Int, SearchRow.Action)
+        case pinned(Int, SearchRow.Action)
+        case sheet(Sheet.Action)
+        case add(Int)
+        case remove(Int)
+        /// Removes a row and adds it back under its key, in one action.
+        case replace(Int)
         case present
         case dismiss
+        /// Cancels by the rows' own ID, from the parent.
+        case cancelSearches
     }
 
-    let searchID: @Sendable (SearchField.State) -> SearchField.SearchID
     let clock: TestClock
-    /// Whether dismissing the sheet cancels its search, as the docs ask.
-    let cancelsOnDismiss: Bool
 
     var composed: some Reducer<State, Action> {
         forEach(\.rows, action: Action.row, extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } }) {
-            SearchField(searchID: searchID, clock: clock)
+            SearchRow(clock: clock)
+        }
+        .forEach(\.pinned, action: Action.pinned, extract: { if case .pinned(let id, let action) = $0 { (id, action) } else { nil } }) {
+            SearchRow(clock: clock)
         }
         .ifLet(\.sheet, action: Action.sheet, extract: { if case .sheet(let action) = $0 { action } else { nil } }) {
-            SearchField(searchID: { _ in .sheet }, clock: clock)
+            Sheet(clock: clock).composed
         }
     }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
+        case .add(let id):
+            state.rows[id] = SearchRow.State()
+        case .remove(let id):
+            state.rows[id] = nil
+        case .replace(let id):
+            state.rows[id] = nil
+            state.rows[id] = SearchRow.State()
         case .present:
-            state.sheet = SearchField.State()
+            state.sheet = Sheet.State()
         case .dismiss:
             state.sheet = nil
-            if cancelsOnDismiss { return .cancel(id: SearchField.SearchID.sheet) }
-        case .row, .sheet:
+        case .cancelSearches:
+            return .cancel(id: SearchRow.Search())
+        case .row, .pinned, .sheet:
             break
         }
         return .none
     }
 }
 
-/// A child's effects belong to the store, not to the child: cancel IDs are
-/// the store's, and a child's effects outlive it. Written as the docs of
-/// `forEach` and `ifLet` ask, children stay independent; written without,
-/// the two gaps an outside reading found show (recorded as known issues
-/// until children's effects are scoped to them).
-@Suite("Reducers: a child's effects", .timeLimit(.minutes(1)))
-@MainActor
-struct ChildEffectTests {
-    /// Types "a" in row 7 and "b" in row 8, one after the other within the
-    /// debounce, and returns what each row shows. `sleepers`: how many
-    /// debounces wait once both are typed — two if neither cancels the other.
-    func searchBothRows(
-        searchID: @escaping @Sendable (SearchField.State) -> SearchField.SearchID, sleepers: Int
-    ) async -> (String?, String?) {
-        let clock = TestClock()
-        let store = Store(
-            initialState: SearchScreen.State(), reducer: SearchScreen(searchID: searchID, clock: clock, cancelsOnDismiss: false).composed)
-        let seven = store.send(.row(7, .typed("a")))
-        await clock.waitForSleepers(1)
-        let eight = store.send(.row(8, .typed("b")))
-        await clock.waitForSleepers(sleepers)
-        clock.advance(by: .milliseconds(300))
-        await seven.finish()
-        await eight.finish()
-        return (store.state.rows[7]?.results.value, store.state.rows[8]?.results.value)
+/// A sheet with rows of its own.
+struct Sheet: Reducer {
+    struct State: Equatable {
+        var rows: KeyedStates<Int, SearchRow.State> = [1: SearchRow.State()]
     }
 
-    @Test("rows whose cancel IDs hold their key search independently")
-    func keyedIDs() async {
-        let (seven, eight) = await searchBothRows(searchID: { .row($0.id) }, sleepers: 2)
-        #expect(seven == "a" && eight == "b")
+    enum Action {
+        case row(Int, SearchRow.Action)
     }
 
-    @Test("rows that share a cancel ID cancel each other's search (known: IDs are the store's)")
-    func sharedIDs() async {
-        let (seven, eight) = await searchBothRows(searchID: { _ in .shared }, sleepers: 1)
-        #expect(eight == "b")
-        withKnownIssue("cancel IDs are not scoped to a forEach key") {
-            #expect(seven == "a")
+    let clock: TestClock
+
+    var composed: some Reducer<State, Action> {
+        forEach(\.rows, action: Action.row, extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } }) {
+            SearchRow(clock: clock)
         }
     }
 
-    /// Types in a sheet, dismisses it within the debounce, presents a new
-    /// one, and returns what the new sheet shows once the debounce is over.
-    func representSheet(cancelsOnDismiss: Bool) async -> Loadable<String, TestError>? {
-        let clock = TestClock()
-        let screen = SearchScreen(searchID: { .row($0.id) }, clock: clock, cancelsOnDismiss: cancelsOnDismiss)
-        let store = Store(initialState: SearchScreen.State(), reducer: screen.composed)
-        store.send(.present)
-        let typed = store.send(.sheet(.typed("old query")))
+    func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+}
+
+/// A child's effects are its own: its cancel IDs are scoped to it, and
+/// removing it — a key gone from `forEach`'s rows, an `ifLet`'s state set to
+/// `nil` — cancels every one of them, so nothing of it reaches a child that
+/// takes its place.
+@Suite("Reducers: a child's effects", .timeLimit(.minutes(1)))
+@MainActor
+struct ChildEffectTests {
+    let clock = TestClock()
+
+    func makeStore() -> Store<SearchScreen.State, SearchScreen.Action> {
+        Store(initialState: SearchScreen.State(), reducer: SearchScreen(clock: clock).composed)
+    }
+
+    @Test("rows that debounce by one ID search independently")
+    func sharedIDs() async {
+        let store = makeStore()
+        let seven = store.send(.row(7, .typed("a")))
         await clock.waitForSleepers(1)
+        let eight = store.send(.row(8, .typed("b")))
+        await clock.waitForSleepers(2)
+        clock.advance(by: .milliseconds(300))
+        await seven.finish()
+        await eight.finish()
+        #expect(store.state.rows[7]?.results.value == "a")
+        #expect(store.state.rows[8]?.results.value == "b")
+    }
+
+    @Test("within one row, a later keystroke still cancels the earlier one")
+    func debounceWithinRow() async {
+        let store = makeStore()
+        let first = store.send(.row(7, .typed("a")))
+        await clock.waitForSleepers(1)
+        let second = store.send(.row(7, .typed("ab")))
+        await first.finish()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(300))
+        await second.finish()
+        #expect(store.state.rows[7]?.results == Loadable(expecting: .success(value: "ab"), newestID: LoadID(1)))
+    }
+
+    @Test("a parent's cancel by a row's ID does not reach the rows")
+    func parentCancelByID() async {
+        let store = makeStore()
+        let typed = store.send(.row(7, .typed("a")))
+        await clock.waitForSleepers(1)
+        store.send(.cancelSearches)
+        clock.advance(by: .milliseconds(300))
+        await typed.finish()
+        #expect(store.state.rows[7]?.results.value == "a")
+    }
+
+    @Test(
+        "a row removed within its debounce: its search never starts, and a row added under its key shows nothing of it",
+        arguments: [true, false])
+    func removedWithinDebounce(addsBack: Bool) async {
+        let store = makeStore()
+        let typed = store.send(.row(7, .typed("old query")))
+        await clock.waitForSleepers(1)
+        store.send(.remove(7))
+        if addsBack { store.send(.add(7)) }
+        clock.advance(by: .milliseconds(300))
+        await typed.finish()
+        #expect(store.state.rows[7] == (addsBack ? SearchRow.State() : nil))
+        #expect(store.state.rows[8] == SearchRow.State())
+    }
+
+    @Test("a row removed while its load runs: the load is cancelled, and the row added back shows nothing of it")
+    func removedWhileLoading() async {
+        let store = makeStore()
+        let gate = Gate<String>()
+        let opened = store.send(.row(7, .open(gate)))
+        await gate.waitForArrivals(1)
+        store.send(.remove(7))
+        store.send(.add(7))
+        await opened.finish()
+        #expect(gate.observedCancellation)
+        #expect(store.state.rows[7] == SearchRow.State())
+    }
+
+    @Test("a row removed: the other rows' loads run on")
+    func otherRowsRunOn() async {
+        let store = makeStore()
+        let (seven, eight) = (Gate<String>(), Gate<String>())
+        store.send(.row(7, .open(seven)))
+        let opened = store.send(.row(8, .open(eight)))
+        await seven.waitForArrivals(1)
+        await eight.waitForArrivals(1)
+        store.send(.remove(7))
+        eight.open(with: "eight")
+        await opened.finish()
+        #expect(seven.observedCancellation && !eight.observedCancellation)
+        #expect(store.state.rows[8]?.results.value == "eight")
+    }
+
+    @Test("a row removed and added back in one action is the same row: its load runs on")
+    func replacedInOneAction() async {
+        let store = makeStore()
+        let gate = Gate<String>()
+        let opened = store.send(.row(7, .open(gate)))
+        await gate.waitForArrivals(1)
+        store.send(.replace(7))
+        gate.open(with: "late")
+        await opened.finish()
+        #expect(!gate.observedCancellation)
+        // The row's new state has no load in flight, so the answer is stale.
+        #expect(store.state.rows[7] == SearchRow.State())
+    }
+
+    @Test("removing row 7 of one list leaves row 7 of another list of the same parent")
+    func sameKeyOtherList() async {
+        let store = makeStore()
+        let (row, pinned) = (Gate<String>(), Gate<String>())
+        store.send(.row(7, .open(row)))
+        let opened = store.send(.pinned(7, .open(pinned)))
+        await row.waitForArrivals(1)
+        await pinned.waitForArrivals(1)
+        store.send(.remove(7))
+        pinned.open(with: "pinned")
+        await opened.finish()
+        #expect(row.observedCancellation && !pinned.observedCancellation)
+        #expect(store.state.pinned[7]?.results.value == "pinned")
+    }
+
+    @Test(
+        "a sheet dismissed within its rows' debounce: the sheet presented anew shows nothing of it",
+        arguments: [true, false])
+    func dismissedWithinDebounce(cancelsByID: Bool) async {
+        let store = makeStore()
+        store.send(.present)
+        let typed = store.send(.sheet(.row(1, .typed("old query"))))
+        await clock.waitForSleepers(1)
+        if cancelsByID { store.send(.cancelSearches) }
         store.send(.dismiss)
         store.send(.present)
         clock.advance(by: .milliseconds(300))
         await typed.finish()
-        return store.state.sheet?.results
+        #expect(store.state.sheet == Sheet.State())
     }
 
-    @Test("a sheet dismissed with its search cancelled: the sheet presented anew shows nothing of it")
-    func dismissCancels() async {
-        let results = await representSheet(cancelsOnDismiss: true)
-        #expect(results == Loadable())
+    @Test("a sheet dismissed while a row of it loads: the load is cancelled; the list behind it runs on")
+    func dismissedWhileLoading() async {
+        let store = makeStore()
+        let (inSheet, behind) = (Gate<String>(), Gate<String>())
+        store.send(.present)
+        store.send(.sheet(.row(1, .open(inSheet))))
+        let opened = store.send(.row(7, .open(behind)))
+        await inSheet.waitForArrivals(1)
+        await behind.waitForArrivals(1)
+        store.send(.dismiss)
+        behind.open(with: "behind")
+        await opened.finish()
+        #expect(inSheet.observedCancellation && !behind.observedCancellation)
+        #expect(store.state.rows[7]?.results.value == "behind")
+        #expect(store.state.sheet == nil)
     }
 
-    @Test("a sheet dismissed without cancelling its search: the sheet presented anew shows it (known: effects outlive their child)")
-    func dismissWithoutCancelling() async {
-        let results = await representSheet(cancelsOnDismiss: false)
-        withKnownIssue("a child's deferred effects are not cancelled when it is dismissed") {
-            #expect(results?.value == nil)
+    @Test("a sheet dismissed cancels its row 1, not row 1 of the list behind it")
+    func nestedKeysApart() async {
+        let store = makeStore()
+        let (inSheet, behind) = (Gate<String>(), Gate<String>())
+        store.send(.present)
+        // Row 1 of the sheet and row 1 of the screen: same key, different lists.
+        store.send(.add(1))
+        store.send(.sheet(.row(1, .open(inSheet))))
+        let opened = store.send(.row(1, .open(behind)))
+        await inSheet.waitForArrivals(1)
+        await behind.waitForArrivals(1)
+        store.send(.dismiss)
+        behind.open(with: "behind")
+        await opened.finish()
+        #expect(inSheet.observedCancellation && !behind.observedCancellation)
+        #expect(store.state.rows[1]?.results.value == "behind")
+    }
+}
+
+/// Two copies of one feature, each scoped into the parent, each with a
+/// sheet at the same key path of its own state.
+struct TwinScreens: Reducer {
+    struct State: Equatable {
+        var left = SearchScreen.State(rows: [:], pinned: [:])
+        var right = SearchScreen.State(rows: [:], pinned: [:])
+    }
+
+    enum Action {
+        case left(SearchScreen.Action)
+        case right(SearchScreen.Action)
+    }
+
+    let clock: TestClock
+
+    var composed: some Reducer<State, Action> {
+        Scope(state: \.left, action: Action.left, extract: { if case .left(let action) = $0 { action } else { nil } }) {
+            SearchScreen(clock: clock).composed
         }
+        .combined(
+            with: Scope(state: \.right, action: Action.right, extract: { if case .right(let action) = $0 { action } else { nil } }) {
+                SearchScreen(clock: clock).composed
+            })
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+}
+
+@Suite("Reducers: a child's effects under a Scope", .timeLimit(.minutes(1)))
+@MainActor
+struct ScopedChildEffectTests {
+    @Test("two scopes of one feature: dismissing one's sheet cancels its load, not the other's")
+    func twinSheets() async {
+        let store = Store(initialState: TwinScreens.State(), reducer: TwinScreens(clock: TestClock()).composed)
+        let (left, right) = (Gate<String>(), Gate<String>())
+        store.send(.left(.present))
+        store.send(.right(.present))
+        store.send(.left(.sheet(.row(1, .open(left)))))
+        let opened = store.send(.right(.sheet(.row(1, .open(right)))))
+        await left.waitForArrivals(1)
+        await right.waitForArrivals(1)
+        store.send(.left(.dismiss))
+        right.open(with: "right")
+        await opened.finish()
+        #expect(left.observedCancellation && !right.observedCancellation)
+        #expect(store.state.right.sheet?.rows[1]?.results.value == "right")
+    }
+
+    @Test("a scoped child's cancel IDs are the parent's: the parent's cancel reaches them")
+    func scopedIDsShared() async {
+        struct Parent: Reducer {
+            enum Action { case child(SearchRow.Action), cancel }
+            let clock: TestClock
+            var composed: some Reducer<SearchRow.State, Action> {
+                Scope(
+                    state: \SearchRow.State.self, action: Action.child, extract: { if case .child(let action) = $0 { action } else { nil } }
+                ) {
+                    SearchRow(clock: clock)
+                }
+                .combined(with: self)
+            }
+            func reduce(into state: inout SearchRow.State, action: Action) -> Effect<Action> {
+                if case .cancel = action { return .cancel(id: SearchRow.Search()) }
+                return .none
+            }
+        }
+        let clock = TestClock()
+        let store = Store(initialState: SearchRow.State(), reducer: Parent(clock: clock).composed)
+        let typed = store.send(.child(.typed("a")))
+        await clock.waitForSleepers(1)
+        store.send(.cancel)
+        await typed.finish()
+        #expect(store.state == SearchRow.State())
     }
 }

@@ -7,7 +7,7 @@ struct Dashboard: Reducer {
     struct State: Equatable {
         var title = ""
         var profile = Loadable<Int, TestError>()
-        var avatars: [Int: Loadable<Int, TestError>] = [:]
+        var avatars: KeyedStates<Int, Loadable<Int, TestError>> = [:]
         var detail: Loadable<Int, TestError>?
     }
 
