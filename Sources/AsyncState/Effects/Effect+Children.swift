@@ -11,7 +11,7 @@ extension Effect {
     /// Loads that had no cancel ID get one, so they are boxed (one allocation
     /// more): the price of cancelling a removed row's load or stream, which
     /// its state can no longer do.
-    @usableFromInline
+    @inlinable
     func inChild(_ scope: ChildScope) -> Effect {
         if isNone { return self }
         let scoped: Operation
@@ -45,7 +45,7 @@ extension Effect {
 
 extension Effect.Load {
     /// This load, made in child `scope`.
-    @usableFromInline
+    @inlinable
     func inChild(_ scope: ChildScope) -> Effect.Load {
         withCancelID(_cancelID?.inChild(scope) ?? .child(scope))
     }
@@ -64,7 +64,7 @@ extension Effect {
         // the most common effect of a scoped child costs one branch.
         if isNone || _isLoad || !hasChildPaths { return self }
         func through(_ id: CancelID?) -> CancelID? {
-            guard let id, !id.path.isEmpty else { return id }
+            guard let id, id.isInChild else { return id }
             return id.inChild(scope)
         }
         let scoped: Operation
@@ -101,19 +101,19 @@ extension Effect {
         case .none, .cancelLoad, .joinLoad, .startFrom:
             return false
         case .run(let run):
-            return run._cancelID?.path.isEmpty == false
+            return run._cancelID?.isInChild == true
         case .load(let load), .startQueued(let load, _):
-            return load._cancelID?.path.isEmpty == false
+            return load._cancelID?.isInChild == true
         case .merge(let effects):
             return effects.contains { $0.hasChildPaths }
         case .concatenate(let effects, let cancelID):
-            return cancelID?.path.isEmpty == false || effects.contains { $0.hasChildPaths }
+            return cancelID?.isInChild == true || effects.contains { $0.hasChildPaths }
         case .cancel(let id):
-            return !id.path.isEmpty
+            return id.isInChild
         case .cancelRemoved:
             return true
         case .queueLoad(let queued):
-            return queued._load._cancelID?.path.isEmpty == false
+            return queued._load._cancelID?.isInChild == true
         }
     }
 }

@@ -81,7 +81,7 @@ public struct Effect<Action> {
 
         /// This load seen through `transform`: a scoped feature's load reports
         /// in the parent's actions.
-        @usableFromInline
+        @inlinable
         func map<NewAction>(_ transform: MainActorFunction<Action, NewAction>) -> Effect<NewAction>.Load {
             Effect<NewAction>.Load(cancelID: _cancelID, start: MappedLoadStart(_start, transform))
         }
@@ -301,7 +301,7 @@ public struct Effect<Action> {
         return mapOperation(transform)
     }
 
-    @usableFromInline
+    @inlinable
     func mapOperation<NewAction>(_ transform: @escaping (Action) -> NewAction) -> Effect<NewAction> {
         let transform = MainActorFunction(transform)
         let mapped: Effect<NewAction>.Operation

@@ -81,13 +81,17 @@ final class MappedLoadStart<Child, Action>: LoadStart<Action>, @unchecked Sendab
     @usableFromInline let _child: LoadStart<Child>
     @usableFromInline let _transform: MainActorFunction<Child, Action>
 
-    @usableFromInline
+    // Inlinable, with `start`, so both are specialized for the feature's
+    // actions: out of line, each load looked up the generic metadata of
+    // this class and of the mapped reporter in the runtime's cache.
+    @inlinable
     init(_ child: LoadStart<Child>, _ transform: MainActorFunction<Child, Action>) {
         _child = child
         _transform = transform
         super.init(cancelsEarlier: child._cancelsEarlier, function: MappedLoadStart.start)
     }
 
+    @inlinable
     @MainActor
     static func start(_ start: LoadStart<Action>, _ id: LoadID, _ reporter: LoadReporter<Action>, _ queue: inout [Action])
         -> TaskBody<Void>

@@ -107,6 +107,6 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         }
         if effect.isNone { return Effect(.none, isDropped: effect._isDropped) }
         let embed = self._embed
-        return effect.inChild(ChildScope(owner: _elements.keyPath, key: AnyHashable(key))).map { embed(key, $0) }
+        return effect.inChild(ChildScope(owner: _elements.keyPath, key: key)).map { embed(key, $0) }
     }
 }

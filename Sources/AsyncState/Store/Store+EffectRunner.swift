@@ -158,7 +158,11 @@ extension Store {
         let token = _nextEffectToken
         _nextEffectToken += 1
         if let cancelID {
-            _effectsByCancelID[cancelID, default: []].insert(token)
+            // An ID that is a child's path alone (a child's effect given no
+            // ID) is never the target of `.cancel(id:)`: only the scan for
+            // removed children reads it, so it skips the index by ID — its
+            // hash and a set per child, on every load of a keyed row.
+            if cancelID.isCancellableByID { _effectsByCancelID[cancelID, default: []].insert(token) }
             _cancelIDOfEffect[token] = cancelID
         }
         _pending.append(PendingEffect(consume kind, token: token, isOwned: _launch._token == nil))
@@ -518,7 +522,9 @@ extension Store {
             _runningEffects[token] = nil
             _onRunningEffectCountChange?(_runningEffects.count)
         }
-        if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token) {
+        if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token),
+            cancelID.isCancellableByID
+        {
             _effectsByCancelID[cancelID]?.remove(token)
             if _effectsByCancelID[cancelID]?.isEmpty == true { _effectsByCancelID[cancelID] = nil }
         }
