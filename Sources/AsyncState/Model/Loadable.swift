@@ -248,10 +248,11 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
             _attempts = _attempts?.planning(attempts)
         case .queued(let id):
             return enterQueue(id)
-        case .more(let request, _):
-            // The whole action, not its inner one: binding the inner action
-            // copied it out of its box, through value witnesses.
-            return applyMore(request, action)
+        case .more:
+            // The whole action, its parts bound where they are used: binding
+            // the inner action, or only the request beside it, copied the
+            // pair out of its box and destroyed it through value witnesses.
+            return applyMore(action)
         case .edit(let edit):
             return applyEdit(edit)
         case .at(let instant, .finished(let id, let newValue)):

@@ -87,7 +87,7 @@ extension Loadable {
     public mutating func cancelMore() -> LoadID? {
         guard let id = moreID else { return nil }
         let request = loadingMore!
-        _ = applyMore(request, .more(request, .cancelled(id)))
+        _ = applyMore(.more(request, .cancelled(id)))
         return id
     }
 
@@ -104,12 +104,12 @@ extension Loadable {
     /// | anything for a value that is not ``Pages`` | dropped |
     @inlinable
     @inline(never)
-    mutating func applyMore(_ request: PageRequest, _ action: LoadAction<Value, Failure>) -> LoadDisposition {
+    mutating func applyMore(_ action: LoadAction<Value, Failure>) -> LoadDisposition {
         guard let appending = Value.self as? any PageAppending.Type else { return .dropped }
         // `action` is the whole `.more(request, inner)`, matched in nested
         // patterns: binding the inner action copies it out of its box
         // through value witnesses, twice per "load more".
-        if case .more(_, .started(let id)) = action {
+        if case .more(let request, .started(let id)) = action {
             if let newest = _layers?._contents._more._newestID, id <= newest { return .dropped }
             guard request == pageRequest else { return .dropped }
             withLayers { layers in
@@ -122,11 +122,12 @@ extension Loadable {
             }
             return .applied
         }
-        guard let inFlight = _layers?._contents._more._inFlight, inFlight.id == action.id, inFlight.request == request else {
-            return .dropped
-        }
+        // Each case binds its ID in the pattern: `action.id` matched the
+        // action again and copied it through the generic value witnesses
+        // (358 instructions of a page's 2,700; BENCHMARKS.md, tenth pass).
         switch action {
-        case .more(_, .finished(_, let page)), .more(_, .at(_, .finished(_, let page))):
+        case .more(let request, .finished(let id, let page)), .more(let request, .at(_, .finished(let id, let page))):
+            guard isMoreInFlight(id, request) else { return .dropped }
             // A page asked of pages that `setValue` has since replaced — with
             // another number of pages, or none after them — would land out
             // of place: the lane ends without it.
@@ -145,14 +146,18 @@ extension Loadable {
                 _value = edits.reapplyingConfirmed(to: _value.take()!)
             }
             endMore(failure: nil)
-        case .more(_, .failed(_, let failure)), .more(_, .at(_, .failed(_, let failure))):
+        case .more(let request, .failed(let id, let failure)), .more(let request, .at(_, .failed(let id, let failure))):
+            guard isMoreInFlight(id, request) else { return .dropped }
             endMore(failure: failure)
-        case .more(_, .cancelled), .more(_, .at(_, .cancelled)):
+        case .more(let request, .cancelled(let id)), .more(let request, .at(_, .cancelled(let id))):
+            guard isMoreInFlight(id, request) else { return .dropped }
             let failure = moreError
             endMore(failure: failure)
-        case .more(_, .retrying(_, let retry)), .more(_, .at(_, .retrying(_, let retry))):
+        case .more(let request, .retrying(let id, let retry)), .more(let request, .at(_, .retrying(let id, let retry))):
+            guard isMoreInFlight(id, request) else { return .dropped }
             withLayers { $0._more._activity = $0._more._activity?.retrying(retry) }
-        case .more(_, .planned(_, let attempts)), .more(_, .at(_, .planned(_, let attempts))):
+        case .more(let request, .planned(let id, let attempts)), .more(let request, .at(_, .planned(let id, let attempts))):
+            guard isMoreInFlight(id, request) else { return .dropped }
             withLayers { $0._more._activity = $0._more._activity?.planning(attempts) }
         default:
             // Pages arrive whole: a partial page is never shown. Nothing
@@ -160,6 +165,13 @@ extension Loadable {
             return .dropped
         }
         return .applied
+    }
+
+    /// Whether `id`, asking for `request`, is the "load more" in flight.
+    @inlinable
+    func isMoreInFlight(_ id: LoadID, _ request: PageRequest) -> Bool {
+        guard let inFlight = _layers?._contents._more._inFlight else { return false }
+        return inFlight.id == id && inFlight.request == request
     }
 
     /// The "load more" in flight ended, leaving `failure` as ``moreError``.
