@@ -66,7 +66,9 @@ struct RereadAndRecordTests {
     /// OperationTracker: "a reader of a key that has none is told when a key
     /// is added"; a reader that re-reads from its change handler must see
     /// the key's run.
-    @Test("tracker: a reader that re-reads isActive from its change handler sees the first run of a key", .timeLimit(.minutes(1)))
+    // Time limits here are hang guards of ten minutes, as `.hangGuard` in
+    // AsyncStateTests explains: wall-clock time under CI's sanitized run.
+    @Test("tracker: a reader that re-reads isActive from its change handler sees the first run of a key", .timeLimit(.minutes(10)))
     func trackerRereadOnFirstRun() async {
         let tracker = OperationTracker<String, ProbeError>()
         var reads: [Bool] = []
@@ -329,7 +331,7 @@ final class GatedBackend {
 }
 
 extension ObservationAndRecordingTests {
-    @Test("AsyncValue: readers that re-read each member from their handlers always hold what it shows", .timeLimit(.minutes(1)))
+    @Test("AsyncValue: readers that re-read each member from their handlers always hold what it shows", .timeLimit(.minutes(10)))
     func asyncValueRereads() async {
         let value = AsyncValue<Int, ProbeError>()
         let backend = GatedBackend()

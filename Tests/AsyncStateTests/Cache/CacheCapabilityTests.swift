@@ -4,7 +4,7 @@ import Testing
 
 /// What a cache entry can do now that it is an `AsyncValue`: pages,
 /// optimistic edits, prefetching, cancelling one entry, awaiting a reload.
-@Suite("Cache: entries are AsyncValues", .timeLimit(.minutes(1)))
+@Suite("Cache: entries are AsyncValues", .hangGuard)
 @MainActor
 struct CacheCapabilityTests {
     typealias Feeds = Cache<String, Pages<Post, Int>, TestError>

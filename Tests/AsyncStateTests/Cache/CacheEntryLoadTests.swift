@@ -8,7 +8,7 @@ import Testing
 /// A cache enters each load when it decides to, not from a task that runs
 /// later: what follows at once — a release of the entry, a user's load —
 /// then finds the load already in flight (found by an outside reading).
-@Suite("Cache: loads are entered when decided", .timeLimit(.minutes(1)))
+@Suite("Cache: loads are entered when decided", .hangGuard)
 @MainActor
 struct CacheEntryLoadTests {
     static func gated(_ gate: Gate<String>) -> LoadRequest<String, TestError> {

@@ -16,7 +16,7 @@ func loadedCache(staleAfter: Duration = .seconds(30), collectAfter: Duration = .
     return (cache, clock, backend, subscription)
 }
 
-@Suite("Cache: staleness, invalidation, triggers and promises", .timeLimit(.minutes(1)))
+@Suite("Cache: staleness, invalidation, triggers and promises", .hangGuard)
 @MainActor
 struct CacheFreshnessTests {
     @Test("a new user reloads a stale value and shares a fresh one")

@@ -5,7 +5,7 @@ import Testing
 
 /// Observation is per key: a view showing user 7 is not re-rendered because
 /// user 8 changed.
-@Suite("Cache: observation per key", .timeLimit(.minutes(1)))
+@Suite("Cache: observation per key", .hangGuard)
 @MainActor
 struct CacheObservationTests {
     /// A cache with 7 and 8 subscribed, both loaded.

@@ -3,7 +3,7 @@ import AsyncStateControls
 import Observation
 import Testing
 
-@Suite("Cache: sharing and lifetime", .timeLimit(.minutes(1)))
+@Suite("Cache: sharing and lifetime", .hangGuard)
 @MainActor
 struct CacheSharingTests {
     @Test("two users of the same key share one entry and one load, and see the same value")
@@ -126,7 +126,7 @@ struct CacheSharingTests {
     }
 }
 
-@Suite("Cache: a subscription as a screen's handle", .timeLimit(.minutes(1)))
+@Suite("Cache: a subscription as a screen's handle", .hangGuard)
 @MainActor
 struct CacheSubscriptionTests {
     @Test("two subscriptions read the shared entry as an AsyncValue would: loading, then the value, then a failure that keeps it")

@@ -5,7 +5,7 @@ import Testing
 
 // `@testable` for one internal count: how many callers share a queued load,
 // which no public member reports while nothing is in flight.
-@Suite("Cache: triggers start loads, and join none", .timeLimit(.minutes(1)))
+@Suite("Cache: triggers start loads, and join none", .hangGuard)
 @MainActor
 struct CacheTriggerTests {
     @Test("refetchStale joins no queued load: the save's caller leaving withdraws it, and it never runs")

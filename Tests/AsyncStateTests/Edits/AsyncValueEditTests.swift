@@ -15,7 +15,7 @@ func saving(_ gate: Gate<Bool>) -> LoadRequest<Void, TestError> {
 // Ported from OptimisticValue, now `AsyncValue`'s edits, and from
 // `OperationTracker.run(_:editing:_:_:)`, which `AsyncValue.edit(_:_:overlap:)`
 // replaces: an edit's last action is what the caller gets back.
-@Suite("Edits in a host: AsyncValue.edit and reducers", .timeLimit(.minutes(1)))
+@Suite("Edits in a host: AsyncValue.edit and reducers", .hangGuard)
 @MainActor
 struct AsyncValueEditTests {
     let rows: RowValues = [1: 0, 2: 0]

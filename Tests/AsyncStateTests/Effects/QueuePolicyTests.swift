@@ -67,7 +67,7 @@ struct QueuedSaves: Reducer {
     }
 }
 
-@Suite("OverlapPolicy.queue", .timeLimit(.minutes(1)))
+@Suite("OverlapPolicy.queue", .hangGuard)
 @MainActor
 struct QueuePolicyTests {
     @Test("starts of the same resource run one after another, in the order they were made, each settling the state")

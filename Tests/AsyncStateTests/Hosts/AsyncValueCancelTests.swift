@@ -5,7 +5,7 @@ import Testing
 /// Cancelling a lane of an `AsyncValue` — by the caller's task or by
 /// `reset()` — ends its work without a failure and runs nothing queued
 /// behind it (probes from an outside reading, which held).
-@Suite("AsyncValue: cancelling lanes", .timeLimit(.minutes(1)))
+@Suite("AsyncValue: cancelling lanes", .hangGuard)
 @MainActor
 struct AsyncValueCancelTests {
     static func rows(_ number: Int, of count: Int) -> Pages<Int, Int> {

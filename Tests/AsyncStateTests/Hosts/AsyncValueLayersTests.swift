@@ -5,7 +5,7 @@ import Testing
 /// `AsyncValue` is the one host: it offers what the old `OptimisticValue`
 /// (optimistic edits) and a paged value did, and freshness and every overlap
 /// policy, on one value. Real tasks driven by gates and a test clock.
-@Suite("AsyncValue: edits, pages, freshness and overlap", .timeLimit(.minutes(10)))
+@Suite("AsyncValue: edits, pages, freshness and overlap", .hangGuard)
 @MainActor
 struct AsyncValueLayersTests {
     typealias Numbers = AsyncValue<[Int], TestError>

@@ -5,7 +5,7 @@ import Testing
 /// Cancelling a tracker's operations stops every run `isActive` counts
 /// (found by an outside reading: a run a newer one superseded but let finish
 /// ran on through `cancelAll()`).
-@Suite("OperationTracker: cancelling stops every run", .timeLimit(.minutes(1)))
+@Suite("OperationTracker: cancelling stops every run", .hangGuard)
 @MainActor
 struct OperationTrackerCancelTests {
     enum Operation: Hashable, Sendable { case save }

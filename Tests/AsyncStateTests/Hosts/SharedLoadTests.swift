@@ -5,7 +5,7 @@ import Testing
 /// A load that several callers share runs while any of them still waits for
 /// it. Real tasks, driven by gates: a wrong implementation hangs instead of
 /// returning, which the time limit turns into a failure.
-@Suite("Shared loads: AsyncValue", .timeLimit(.minutes(10)))
+@Suite("Shared loads: AsyncValue", .hangGuard)
 @MainActor
 struct SharedLoadTests {
     typealias Value = AsyncValue<Int, AnyError>
@@ -226,7 +226,7 @@ struct SharedLoadTests {
     }
 }
 
-@Suite("Shared loads: OperationTracker", .timeLimit(.minutes(10)))
+@Suite("Shared loads: OperationTracker", .hangGuard)
 @MainActor
 struct SharedOperationTests {
     enum Op: Hashable, Sendable { case sync }
@@ -288,7 +288,7 @@ struct SharedOperationTests {
     }
 }
 
-@Suite("Shared loads: a reducer's .join", .timeLimit(.minutes(10)))
+@Suite("Shared loads: a reducer's .join", .hangGuard)
 @MainActor
 struct ReducerJoinTests {
     typealias FeatureStore = Store<ProfileFeature.State, ProfileFeature.Action>

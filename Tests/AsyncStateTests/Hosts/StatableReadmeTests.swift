@@ -8,7 +8,7 @@ struct Offline: Error, Equatable {}
 /// The Statable README's examples (StatableReadmeFixture.swift), run: they
 /// behave as the README says, and a view reading the user's own
 /// `@Observable` class is told when they change.
-@Suite("Statable README, without the macro", .timeLimit(.minutes(10)))
+@Suite("Statable README, without the macro", .hangGuard)
 @MainActor
 struct StatableReadmeTests {
     @Test("Quick Start: a derived property reads the loaded value")

@@ -121,7 +121,7 @@ struct Sheet: Reducer {
 /// removing it — a key gone from `forEach`'s rows, an `ifLet`'s state set to
 /// `nil` — cancels every one of them, so nothing of it reaches a child that
 /// takes its place.
-@Suite("Reducers: a child's effects", .timeLimit(.minutes(1)))
+@Suite("Reducers: a child's effects", .hangGuard)
 @MainActor
 struct ChildEffectTests {
     let clock = TestClock()
@@ -320,7 +320,7 @@ struct TwinScreens: Reducer {
     func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
 }
 
-@Suite("Reducers: a child's effects under a Scope", .timeLimit(.minutes(1)))
+@Suite("Reducers: a child's effects under a Scope", .hangGuard)
 @MainActor
 struct ScopedChildEffectTests {
     @Test("two scopes of one feature: dismissing one's sheet cancels its load, not the other's")

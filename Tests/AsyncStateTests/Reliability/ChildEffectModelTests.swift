@@ -13,7 +13,7 @@ import Testing
 ///
 /// Seeded like the other randomized checks: `ASYNCSTATE_SEED` replays a run,
 /// `ASYNCSTATE_SEQUENCES` changes how many sequences the check plays.
-@Suite("Reliability: a child's effects, randomized", .timeLimit(.minutes(10)))
+@Suite("Reliability: a child's effects, randomized", .hangGuard)
 @MainActor
 struct ChildEffectModelTests {
     /// One row of the reference: what it shows, and the query waiting out

@@ -12,7 +12,7 @@ import Testing
 /// Seeded like the other randomized checks: `ASYNCSTATE_SEED` replays a run,
 /// `ASYNCSTATE_SEQUENCES` changes how many sequences each check plays. A
 /// failure prints the variables that replay it alone.
-@Suite("Reliability: shared loads, randomized", .timeLimit(.minutes(10)))
+@Suite("Reliability: shared loads, randomized", .hangGuard)
 struct SharedLoadModelTests {
     // MARK: The bookkeeping alone
 

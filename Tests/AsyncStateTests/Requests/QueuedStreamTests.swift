@@ -6,7 +6,7 @@ import Testing
 /// shown when its turn comes — "the value shown when the load started" — not
 /// from the one shown when it was queued (found by an outside reading: it
 /// lost the load before it and the edits confirmed while it waited).
-@Suite("Streams: a queued stream that appends starts at its turn", .timeLimit(.minutes(1)))
+@Suite("Streams: a queued stream that appends starts at its turn", .hangGuard)
 @MainActor
 struct QueuedStreamTests {
     /// Sets the first element: an edit of a `[Int]`.

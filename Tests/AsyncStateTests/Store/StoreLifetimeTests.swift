@@ -51,7 +51,7 @@ struct LifetimeProbe: Reducer {
     }
 }
 
-@Suite("Store: a waiting effect never keeps its store", .timeLimit(.minutes(1)))
+@Suite("Store: a waiting effect never keeps its store", .hangGuard)
 @MainActor
 struct StoreLifetimeTests {
     // MARK: Lifetime
@@ -204,7 +204,7 @@ struct ChainFeature: Reducer {
     }
 }
 
-@Suite("Store: releases, joins, observers and concatenations, on both start paths", .timeLimit(.minutes(1)))
+@Suite("Store: releases, joins, observers and concatenations, on both start paths", .hangGuard)
 @MainActor
 struct StoreCompositionTests {
     @Test(
