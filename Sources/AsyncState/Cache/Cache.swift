@@ -151,12 +151,21 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
 
     /// Loads `key` ahead of its first user — a row about to scroll in — and
     /// returns once it has settled. The entry has no user: it is collected
-    /// `collectAfter` later unless someone subscribes first.
+    /// `collectAfter` later unless someone subscribes first. Cancelling the
+    /// prefetching task withdraws it at once, as any caller of a shared load:
+    /// the load stops unless a subscriber shares it.
     public func prefetch(_ key: Key) async {
         var isNew = false
         let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key, &isNew) }
         if isNew { announceKeysChanged() }
-        await carryOut(commands)?.value
+        guard let waiting = carryOut(commands) else { return }
+        // Awaiting a task's value does not hear the awaiting task's
+        // cancellation: passed on, it makes the waiting caller leave.
+        await withTaskCancellationHandler {
+            await waiting.value
+        } onCancel: {
+            waiting.cancel()
+        }
     }
 
     /// Marks `key` stale and, if it is in use, reloads it now, superseding a
@@ -341,9 +350,25 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         }
 
         /// Waits for the load this subscription started or joined, if any.
-        /// Cancelling the waiting task does not cancel the shared load.
+        /// Cancelling the waiting task returns at once and does not cancel
+        /// the shared load, which goes on while the subscription is active.
         public func loaded() async {
-            await loadedTask?.value
+            guard let loadedTask else { return }
+            // The task holds the subscription's share of the load, so it is
+            // not cancelled; the caller stops waiting for it instead.
+            let wait = LoadedWait()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    wait.start(continuation)
+                    Task { @MainActor in
+                        await loadedTask.value
+                        wait.end()
+                    }
+                }
+            } onCancel: {
+                // Runs on the cancelling thread; the wait lives on the main actor.
+                Task { @MainActor in wait.end() }
+            }
         }
 
         /// Stops using the entry. Calling it again does nothing.
@@ -356,5 +381,23 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         isolated deinit {
             cancel()
         }
+    }
+}
+
+/// One caller of ``Cache/Subscription/loaded()``: resumed once, by whichever
+/// comes first — the load's end or the caller's cancellation.
+@MainActor
+private final class LoadedWait {
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var hasEnded = false
+
+    func start(_ continuation: CheckedContinuation<Void, Never>) {
+        if hasEnded { continuation.resume() } else { self.continuation = continuation }
+    }
+
+    func end() {
+        hasEnded = true
+        continuation?.resume()
+        continuation = nil
     }
 }
