@@ -356,19 +356,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
             guard let loadedTask else { return }
             // The task holds the subscription's share of the load, so it is
             // not cancelled; the caller stops waiting for it instead.
-            let wait = LoadedWait()
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    wait.start(continuation)
-                    Task { @MainActor in
-                        await loadedTask.value
-                        wait.end()
-                    }
-                }
-            } onCancel: {
-                // Runs on the cancelling thread; the wait lives on the main actor.
-                Task { @MainActor in wait.end() }
-            }
+            await JoinWaiter.wait(for: loadedTask)
         }
 
         /// Stops using the entry. Calling it again does nothing.
@@ -381,23 +369,5 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         isolated deinit {
             cancel()
         }
-    }
-}
-
-/// One caller of ``Cache/Subscription/loaded()``: resumed once, by whichever
-/// comes first — the load's end or the caller's cancellation.
-@MainActor
-private final class LoadedWait {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var hasEnded = false
-
-    func start(_ continuation: CheckedContinuation<Void, Never>) {
-        if hasEnded { continuation.resume() } else { self.continuation = continuation }
-    }
-
-    func end() {
-        hasEnded = true
-        continuation?.resume()
-        continuation = nil
     }
 }

@@ -1,6 +1,7 @@
-/// A caller of a `join` waiting for a load that another `send` started: it
+/// A caller waiting for a load whose task it does not own — a `join` of a
+/// load another `send` started, or a `Cache` subscription's `loaded()`: it
 /// returns when the load's task ends, or as soon as its own task is cancelled
-/// — without cancelling the load, which belongs to the store.
+/// — without cancelling the load, which is not the caller's to cancel.
 ///
 /// Awaiting the load's `Task.value` directly would not do: that await ignores
 /// cancellation, so a withdrawn joiner would hang on until the load ended.
