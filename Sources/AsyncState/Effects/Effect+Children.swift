@@ -38,6 +38,8 @@ extension Effect {
             scoped = .queueLoad(QueuedLoad(behind: queued._behind, load: queued._load.inChild(scope), announce: queued._announce))
         case .startQueued(let load, let id):
             scoped = .startQueued(load.inChild(scope), id)
+        case .markedCancellable(let effect, let id):
+            scoped = .markedCancellable(effect.inChild(scope), id.inChild(scope))
         }
         return Effect(scoped, isDropped: _isDropped)
     }
@@ -89,6 +91,8 @@ extension Effect {
             scoped = .queueLoad(QueuedLoad(behind: queued._behind, load: load, announce: queued._announce))
         case .startQueued(let load, let id):
             scoped = .startQueued(load.withCancelID(through(load._cancelID)), id)
+        case .markedCancellable(let effect, let id):
+            scoped = .markedCancellable(effect.throughScope(scope), through(id)!)
         }
         return Effect(scoped, isDropped: _isDropped)
     }
@@ -114,6 +118,8 @@ extension Effect {
             return true
         case .queueLoad(let queued):
             return queued._load._cancelID?.isInChild == true
+        case .markedCancellable(let effect, let id):
+            return id.isInChild || effect.hasChildPaths
         }
     }
 }

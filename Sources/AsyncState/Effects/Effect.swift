@@ -39,6 +39,11 @@ public struct Effect<Action> {
         /// it started: a stream that appends starts from it, not from the
         /// value shown when it was queued.
         case startFrom(LoadID, Any)
+        /// An effect that already had a cancel ID, marked with one more
+        /// (`cancellable(id:)`): each ID cancels it, and the inner one keeps
+        /// its meaning — a debounce still debounces, a child's path still
+        /// ties the effect to its child.
+        case markedCancellable(Effect, CancelID)
     }
 
     @usableFromInline
@@ -274,23 +279,36 @@ public struct Effect<Action> {
         return cancelInFlight ? .merge(Effect(.cancel(id)), marked) : marked
     }
 
+    /// This effect, cancellable by `id` too. Work with no cancel ID takes
+    /// `id`; work that has one — a debounce's, a child's path — keeps it and
+    /// is marked with `id` besides, so marking never undoes an earlier mark.
     private func withCancelID(_ id: CancelID) -> Effect {
         switch operation {
         case .none, .cancel, .cancelRemoved, .cancelLoad, .joinLoad, .startQueued, .startFrom:
             return self
         case .run(var run):
+            guard run._cancelID == nil else { return markedCancellable(by: id) }
             run._cancelID = id
             return Effect(.run(run), isDropped: _isDropped)
         case .load(let load):
+            guard load._cancelID == nil else { return markedCancellable(by: id) }
             return Effect(load.withCancelID(id)).markingDropped(if: _isDropped)
         case .merge(let effects):
             return Effect(.merge(effects.map { $0.withCancelID(id) }), isDropped: _isDropped)
-        case .concatenate(let effects, _):
+        case .concatenate(let effects, let cancelID):
+            guard cancelID == nil else { return markedCancellable(by: id) }
             return Effect(.concatenate(effects, cancelID: id), isDropped: _isDropped)
         case .queueLoad(let queued):
+            guard queued._load._cancelID == nil else { return markedCancellable(by: id) }
             let marked = QueuedLoad(behind: queued._behind, load: queued._load.withCancelID(id), announce: queued._announce)
             return Effect(.queueLoad(marked), isDropped: _isDropped)
+        case .markedCancellable:
+            return markedCancellable(by: id)
         }
+    }
+
+    private func markedCancellable(by id: CancelID) -> Effect {
+        Effect(.markedCancellable(self, id), isDropped: _isDropped)
     }
 
     /// Turns this effect's actions into another action type, typically a
@@ -339,6 +357,8 @@ public struct Effect<Action> {
             mapped = .startQueued(load.map(transform), id)
         case .startFrom(let id, let value):
             mapped = .startFrom(id, value)
+        case .markedCancellable(let effect, let id):
+            mapped = .markedCancellable(effect.map(transform._body), id)
         }
         return Effect<NewAction>(mapped, isDropped: _isDropped)
     }

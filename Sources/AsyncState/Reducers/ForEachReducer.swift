@@ -13,7 +13,9 @@ extension Reducer {
     /// load or stream, a debounced or delayed effect, a queued load — so
     /// nothing of it reaches a child added later under the same key. A key
     /// removed and added back within one action is the same child, and keeps
-    /// its effects.
+    /// its effects. The removal must be made where `forEach` sees it: by this
+    /// reducer or the child, for an action that reaches it — not by a reducer
+    /// combined beside it (see <doc:CompositionGuide>).
     ///
     /// The children live in ``KeyedStates``, in order, each found by its key
     /// in one hash (integer keys in a few instructions).

@@ -10,7 +10,9 @@ extension Reducer {
     /// cancelled — its load, a debounced or delayed effect — so nothing of it
     /// reaches a child presented later in its place. An action that replaces
     /// the child's state with another keeps the effects: to the reducer, the
-    /// child is still there.
+    /// child is still there. The dismissal must be made where `ifLet` sees it:
+    /// by this reducer or the child, for an action that reaches it — not by an
+    /// ancestor writing into this state (see <doc:CompositionGuide>).
     @inlinable
     public func ifLet<Child: Reducer>(
         _ childState: WritableKeyPath<State, Child.State?>,

@@ -105,6 +105,10 @@ extension Store {
             // Processed in the drain that starts the queued load, before its
             // task is launched.
             if let turn = _queuedTurn, turn.id == id { turn.start.startFrom(value) }
+        case .markedCancellable(let effect, let id):
+            _markingCancelIDs.append(id)
+            schedule(effect)
+            _markingCancelIDs.removeLast()
         case .cancel(let id):
             cancelEffects(withID: id)
         case .cancelRemoved(let children):
@@ -164,9 +168,26 @@ extension Store {
             // hash and a set per child, on every load of a keyed row.
             if cancelID.isCancellableByID { _effectsByCancelID[cancelID, default: []].insert(token) }
             _cancelIDOfEffect[token] = cancelID
+            // Only work that has an ID of its own is marked with more.
+            if !_markingCancelIDs.isEmpty { enterMarks(of: token) }
         }
         _pending.append(PendingEffect(consume kind, token: token, isOwned: _launch._token == nil))
         return token
+    }
+
+    /// Enters effect `token` under each ID it is being marked with (see
+    /// `_markingCancelIDs`).
+    @usableFromInline
+    func enterMarks(of token: Int) {
+        for id in _markingCancelIDs { _effectsByCancelID[id, default: []].insert(token) }
+        _marksOfEffect[token] = _markingCancelIDs
+    }
+
+    /// Takes ended effect `token` out of the index under `id`.
+    @inlinable
+    func forget(_ token: Int, under id: CancelID) {
+        _effectsByCancelID[id]?.remove(token)
+        if _effectsByCancelID[id]?.isEmpty == true { _effectsByCancelID[id] = nil }
     }
 
     /// Processes every queued action, then launches the pending effects one at
@@ -321,7 +342,7 @@ extension Store {
                 if let ahead { await JoinWaiter.wait(for: ahead) }
                 self?._awaitedEffects[token] = nil
                 if Task.isCancelled {
-                    self?.queuedLoadWithdrawn(id, with: announce((id, true)))
+                    self?.queuedLoadWithdrawn(id, run: token, with: announce((id, true)))
                 } else if let started = self?.startPart(Effect(.startQueued(load, id)), waitingAs: token) {
                     await started.finish()
                     self?._awaitedEffects[token] = nil
@@ -441,15 +462,22 @@ extension Store {
             assertionFailure("Load \(id) ended twice.")
             return
         }
-        _ = send(handingOver: result)
+        // A load cancelled with its removed child ends unheard (see
+        // `_effectsOfRemovedChildren`).
+        if _effectsOfRemovedChildren.isEmpty || !_effectsOfRemovedChildren.contains(load._token) {
+            _ = send(handingOver: result)
+        }
         effectEnded(load._token)
     }
 
     /// Queued load `id` was cancelled before its turn: it leaves the tables
     /// and the state learns it with `withdrawal`, its last action.
+    /// If the run was cancelled because its child was removed, the state
+    /// that queued it is gone, and the withdrawal is not sent.
     @inlinable
-    func queuedLoadWithdrawn(_ id: LoadID, with withdrawal: Action) {
+    func queuedLoadWithdrawn(_ id: LoadID, run token: Int, with withdrawal: Action) {
         _ = _loads.removeValue(forKey: id)
+        if _effectsOfRemovedChildren.contains(token) { return }
         send(withdrawal)
     }
 
@@ -522,11 +550,13 @@ extension Store {
             _runningEffects[token] = nil
             _onRunningEffectCountChange?(_runningEffects.count)
         }
-        if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token),
-            cancelID.isCancellableByID
-        {
-            _effectsByCancelID[cancelID]?.remove(token)
-            if _effectsByCancelID[cancelID]?.isEmpty == true { _effectsByCancelID[cancelID] = nil }
+        if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token) {
+            if cancelID.isCancellableByID { forget(token, under: cancelID) }
+            // Marks and removed children concern only effects with an ID.
+            if !_marksOfEffect.isEmpty, let marks = _marksOfEffect.removeValue(forKey: token) {
+                for id in marks { forget(token, under: id) }
+            }
+            if !_effectsOfRemovedChildren.isEmpty { _effectsOfRemovedChildren.remove(token) }
         }
     }
 }

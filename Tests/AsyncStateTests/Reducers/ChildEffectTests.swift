@@ -58,6 +58,9 @@ struct SearchScreen: Reducer {
         case dismiss
         /// Cancels by the rows' own ID, from the parent.
         case cancelSearches
+        /// Does nothing here; a reducer that marks every effect of the
+        /// screen with an ID of its own cancels them by it.
+        case leave
     }
 
     let clock: TestClock
@@ -89,7 +92,7 @@ struct SearchScreen: Reducer {
             state.sheet = nil
         case .cancelSearches:
             return .cancel(id: SearchRow.Search())
-        case .row, .pinned, .sheet:
+        case .row, .pinned, .sheet, .leave:
             break
         }
         return .none
@@ -365,5 +368,146 @@ struct ScopedChildEffectTests {
         store.send(.cancel)
         await typed.finish()
         #expect(store.state == SearchRow.State())
+    }
+}
+
+/// A row that counts the load actions it receives, for telling whether
+/// anything of a removed row's load reached the row added in its place.
+struct CountingRow: Reducer {
+    struct State: Equatable {
+        var results = Loadable<String, TestError>()
+        var received = 0
+    }
+
+    enum Action {
+        case open(Gate<String>)
+        case queue(Gate<String>)
+        case results(LoadAction<String, TestError>)
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        let request = { (gate: Gate<String>) in
+            LoadRequest { () async throws(TestError) in
+                do { return try await gate.wait() } catch { throw .offline }
+            }
+        }
+        switch action {
+        case .open(let gate):
+            return state.results.load(Action.results, request(gate))
+        case .queue(let gate):
+            return state.results.load(Action.results, request(gate), overlap: .queue)
+        case .results(let load):
+            state.received += 1
+            return state.results.reduce(load)
+        }
+    }
+}
+
+/// Rows of `CountingRow`, added and removed by the parent.
+struct CountingRows: Reducer {
+    typealias State = KeyedStates<Int, CountingRow.State>
+
+    enum Action {
+        case row(Int, CountingRow.Action)
+        case add(Int)
+        case remove(Int)
+    }
+
+    var composed: some Reducer<State, Action> {
+        forEach(\.self, action: Action.row, extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } }) {
+            CountingRow()
+        }
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .add(let id): state[id] = CountingRow.State()
+        case .remove(let id): state[id] = nil
+        case .row: break
+        }
+        return .none
+    }
+}
+
+@Suite("Reducers: a removed child's load ends unheard", .hangGuard)
+@MainActor
+struct RemovedChildEndTests {
+    @Test("a row removed while it loads, added back by a later action: the old load's end never reaches it")
+    func addedBackHearsNothing() async {
+        let store = Store(initialState: [7: CountingRow.State()], reducer: CountingRows().composed)
+        let gate = Gate<String>()
+        let opened = store.send(.row(7, .open(gate)))
+        await gate.waitForArrivals(1)
+        #expect(store.state[7]?.received == 1)  // its `.started`
+        store.send(.remove(7))
+        store.send(.add(7))
+        await opened.finish()
+        #expect(gate.observedCancellation)
+        #expect(store.state[7] == CountingRow.State())
+    }
+
+    @Test("a row removed while a load of it waits in a queue, added back: the withdrawal never reaches it")
+    func queuedAddedBackHearsNothing() async {
+        let store = Store(initialState: [7: CountingRow.State()], reducer: CountingRows().composed)
+        let (first, second) = (Gate<String>(), Gate<String>())
+        let opened = store.send(.row(7, .open(first)))
+        let queued = store.send(.row(7, .queue(second)))
+        await first.waitForArrivals(1)
+        store.send(.remove(7))
+        store.send(.add(7))
+        await opened.finish()
+        await queued.finish()
+        #expect(first.observedCancellation)
+        #expect(store.state[7] == CountingRow.State())
+    }
+}
+
+/// A host that keeps `SearchScreen` under a `Scope` and can close its sheet
+/// two ways: by sending the screen its own `.dismiss`, or by writing `nil`
+/// into the screen's state itself.
+struct ScreenHost: Reducer {
+    struct State: Equatable {
+        var screen = SearchScreen.State(rows: [:], pinned: [:])
+    }
+
+    enum Action {
+        case screen(SearchScreen.Action)
+        case closeSheetByWriting
+    }
+
+    let clock: TestClock
+
+    var composed: some Reducer<State, Action> {
+        Scope(state: \.screen, action: Action.screen, extract: { if case .screen(let action) = $0 { action } else { nil } }) {
+            SearchScreen(clock: clock).composed
+        }
+        .combined(with: self)
+    }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        if case .closeSheetByWriting = action { state.screen.sheet = nil }
+        return .none
+    }
+}
+
+@Suite("Reducers: where a child's removal is seen", .hangGuard)
+@MainActor
+struct RemovalBoundaryTests {
+    @Test(
+        "a sheet closed through its screen's own action cancels its load; closed by writing from above, the load runs on and its answer is dropped in the next sheet",
+        arguments: [false, true])
+    func closedFromAbove(byWriting: Bool) async {
+        let store = Store(initialState: ScreenHost.State(), reducer: ScreenHost(clock: TestClock()).composed)
+        let gate = Gate<String>()
+        store.send(.screen(.present))
+        let opened = store.send(.screen(.sheet(.row(1, .open(gate)))))
+        await gate.waitForArrivals(1)
+        store.send(byWriting ? .closeSheetByWriting : .screen(.dismiss))
+        store.send(.screen(.present))
+        let cancelled = gate.observedCancellation
+        gate.open(with: "old sheet")
+        await opened.finish()
+        #expect(cancelled == !byWriting)
+        #expect(store.state.screen.sheet == Sheet.State())
     }
 }

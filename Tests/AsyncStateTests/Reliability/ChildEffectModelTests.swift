@@ -11,6 +11,11 @@ import Testing
 /// store runs exactly two effects per row that waits out a debounce (the
 /// concatenation `debounced` makes, and the sleep it waits for).
 ///
+/// Half the sequences run the screen with every effect marked by one more
+/// ID (`StackedCancelIDTests.markedScreen`), which `.leave` cancels: a mark
+/// adds an ID and takes none away, so rows still debounce apart and removal
+/// still cancels a row's search.
+///
 /// Seeded like the other randomized checks: `ASYNCSTATE_SEED` replays a run,
 /// `ASYNCSTATE_SEQUENCES` changes how many sequences the check plays.
 @Suite("Reliability: a child's effects, randomized", .hangGuard)
@@ -42,12 +47,15 @@ struct ChildEffectModelTests {
     static func play(seed: UInt64, steps: inout Int) async -> String? {
         var random = SplitMix64(seed: seed)
         let clock = TestClock()
-        let store = Store(
-            initialState: SearchScreen.State(rows: [:], pinned: [:]), reducer: SearchScreen(clock: clock).composed)
+        let isMarked = Bool.random(using: &random)
+        let store =
+            isMarked
+            ? Store(initialState: SearchScreen.State(rows: [:], pinned: [:]), reducer: StackedCancelIDTests.markedScreen(clock: clock))
+            : Store(initialState: SearchScreen.State(rows: [:], pinned: [:]), reducer: SearchScreen(clock: clock).composed)
         var rows: [Int: ReferenceRow] = [:]
         var sheet: ReferenceRow?
         var now = 0
-        var log: [String] = []
+        var log: [String] = [isMarked ? "marked" : "unmarked"]
         var queries = 0
 
         func settle(_ row: inout ReferenceRow) {
@@ -95,6 +103,14 @@ struct ChildEffectModelTests {
                 log.append("dismiss the sheet")
                 store.send(.dismiss)
                 sheet = nil
+            case 76..<80:
+                log.append("leave the screen")
+                store.send(.leave)
+                // Only the marked screen cancels what waits.
+                if isMarked {
+                    for key in rows.keys { rows[key]!.waiting = nil }
+                    sheet?.waiting = nil
+                }
             default:
                 let step = [100, 200, 300][Int.random(in: 0..<3, using: &random)]
                 log.append("advance \(step) ms")

@@ -1,0 +1,100 @@
+import AsyncState
+import AsyncStateControls
+import Testing
+
+/// `cancellable(id:)` adds an ID; it never takes one away. An effect marked
+/// twice — a debounce marked by a screen, a child's effect marked by its
+/// parent — is cancellable by each ID, and keeps doing what the inner one
+/// promised.
+@Suite("Effects: cancel IDs stack", .hangGuard)
+@MainActor
+struct StackedCancelIDTests {
+    struct Screen: Hashable, Sendable {}
+
+    /// `SearchScreen`, with every effect it returns marked by `Screen`, which
+    /// `.leave` cancels.
+    static func markedScreen(clock: TestClock) -> Reduce<SearchScreen.State, SearchScreen.Action> {
+        let screen = SearchScreen(clock: clock).composed
+        return Reduce { state, action in
+            if case .leave = action { return .cancel(id: Screen()) }
+            return screen.reduce(into: &state, action: action).cancellable(id: Screen())
+        }
+    }
+
+    @Test("a debounce marked by a second ID still debounces")
+    func debounceKeepsItsID() async {
+        let clock = TestClock()
+        let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
+        let first = store.send(.row(7, .typed("a")))
+        await clock.waitForSleepers(1)
+        let second = store.send(.row(7, .typed("ab")))
+        await first.finish()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(300))
+        await second.finish()
+        // Only the last keystroke's search ran: one load, the first.
+        #expect(store.state.rows[7]?.results == Loadable(expecting: .success(value: "ab"), newestID: LoadID(1)))
+    }
+
+    @Test("an effect marked twice is cancelled by the outer ID")
+    func outerIDCancels() async {
+        let clock = TestClock()
+        let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
+        let gate = Gate<String>()
+        let opened = store.send(.row(7, .open(gate)))
+        await gate.waitForArrivals(1)
+        store.send(.leave)
+        let cancelled = gate.observedCancellation
+        gate.open(with: "late")
+        await opened.finish()
+        #expect(cancelled)
+    }
+
+    @Test("a row whose effects its parent marks: removing the row still cancels its load")
+    func removalStillCancels() async {
+        let clock = TestClock()
+        let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
+        let gate = Gate<String>()
+        let opened = store.send(.row(7, .open(gate)))
+        await gate.waitForArrivals(1)
+        store.send(.remove(7))
+        let cancelled = gate.observedCancellation
+        gate.open(with: "late")
+        await opened.finish()
+        #expect(cancelled)
+        #expect(store.state.rows[7] == nil)
+    }
+
+    @Test("a debounced effect marked cancellable by another ID: both IDs cancel it")
+    func bothIDsCancel() async {
+        for outer in [true, false] {
+            let clock = TestClock()
+            let counter = Counter()
+            let store = Store(
+                initialState: 0,
+                reducer: Reduce<Int, String> { _, action in
+                    switch action {
+                    case "start":
+                        return Effect.run { _ in counter.increment() }
+                            .debounced(id: "inner", for: .seconds(1), clock: clock)
+                            .cancellable(id: "outer")
+                    default:
+                        return .cancel(id: action)
+                    }
+                })
+            let started = store.send("start")
+            await clock.waitForSleepers(1)
+            store.send(outer ? "outer" : "inner")
+            clock.advance(by: .seconds(1))
+            await started.finish()
+            #expect(counter.value == 0, "cancelled by \(outer ? "outer" : "inner")")
+        }
+    }
+}
+
+/// Counts on the main actor.
+@MainActor
+final class Counter {
+    private(set) var value = 0
+    func increment() { value += 1 }
+}
