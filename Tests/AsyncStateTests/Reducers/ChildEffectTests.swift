@@ -438,7 +438,7 @@ struct RemovedChildEndTests {
         let gate = Gate<String>()
         let opened = store.send(.row(7, .open(gate)))
         await gate.waitForArrivals(1)
-        #expect(store.state[7]?.received == 1)  // its `.started`
+        #expect(store.state[7]?.received == 1) // its `.started`
         store.send(.remove(7))
         store.send(.add(7))
         await opened.finish()
