@@ -21,7 +21,6 @@ extension Store {
         let table = _cancelIDOfEffect
         var tokens: [Int] = []
         for (token, id) in table where children.contains(id) { tokens.append(token) }
-        _effectsOfRemovedChildren.formUnion(tokens)
         for token in tokens { cancelEffect(token) }
     }
 

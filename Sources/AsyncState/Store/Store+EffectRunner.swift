@@ -342,7 +342,7 @@ extension Store {
                 if let ahead { await JoinWaiter.wait(for: ahead) }
                 self?._awaitedEffects[token] = nil
                 if Task.isCancelled {
-                    self?.queuedLoadWithdrawn(id, run: token, with: announce((id, true)))
+                    self?.queuedLoadWithdrawn(id, with: announce((id, true)))
                 } else if let started = self?.startPart(Effect(.startQueued(load, id)), waitingAs: token) {
                     await started.finish()
                     self?._awaitedEffects[token] = nil
@@ -462,22 +462,15 @@ extension Store {
             assertionFailure("Load \(id) ended twice.")
             return
         }
-        // A load cancelled with its removed child ends unheard (see
-        // `_effectsOfRemovedChildren`).
-        if _effectsOfRemovedChildren.isEmpty || !_effectsOfRemovedChildren.contains(load._token) {
-            _ = send(handingOver: result)
-        }
+        _ = send(handingOver: result)
         effectEnded(load._token)
     }
 
     /// Queued load `id` was cancelled before its turn: it leaves the tables
     /// and the state learns it with `withdrawal`, its last action.
-    /// If the run was cancelled because its child was removed, the state
-    /// that queued it is gone, and the withdrawal is not sent.
     @inlinable
-    func queuedLoadWithdrawn(_ id: LoadID, run token: Int, with withdrawal: Action) {
+    func queuedLoadWithdrawn(_ id: LoadID, with withdrawal: Action) {
         _ = _loads.removeValue(forKey: id)
-        if _effectsOfRemovedChildren.contains(token) { return }
         send(withdrawal)
     }
 
@@ -552,11 +545,10 @@ extension Store {
         }
         if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token) {
             if cancelID.isCancellableByID { forget(token, under: cancelID) }
-            // Marks and removed children concern only effects with an ID.
+            // Only an effect with an ID of its own is marked with more.
             if !_marksOfEffect.isEmpty, let marks = _marksOfEffect.removeValue(forKey: token) {
                 for id in marks { forget(token, under: id) }
             }
-            if !_effectsOfRemovedChildren.isEmpty { _effectsOfRemovedChildren.remove(token) }
         }
     }
 }

@@ -196,10 +196,6 @@ public final class Store<State, Action>: Observable {
     /// While `schedule` walks an effect marked with more IDs, those IDs: every
     /// effect it enters in the tables is cancellable by each.
     @exclusivity(unchecked) @usableFromInline var _markingCancelIDs: [CancelID] = []
-    /// Effects cancelled because an action removed the child they were made
-    /// in. A load among them ends unheard: its `.cancelled` would reach only
-    /// a child added later at the same place, which never started it.
-    @exclusivity(unchecked) @usableFromInline var _effectsOfRemovedChildren: Set<Int> = []
     /// The ``Send`` every effect gets, made on first use: one closure and one
     /// weak reference per store rather than per effect.
     @exclusivity(unchecked) @usableFromInline var _cachedSender: Send<Action>?
