@@ -273,6 +273,10 @@ public struct Effect<Action> {
 
     /// Marks this effect so ``cancel(id:)`` with `id` can stop it; with
     /// `cancelInFlight`, starting it first cancels earlier effects with that `id`.
+    ///
+    /// Marking adds an ID and takes none away: work that already has one — a
+    /// ``debounced(id:for:clock:)`` effect's, or a child's in a `forEach` — is
+    /// cancellable by either, and still debounces, or ends with its child.
     public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
         let id = CancelID(id)
         let marked = withCancelID(id)
