@@ -9,13 +9,23 @@ struct RandomizedRun {
     let seed: UInt64
     let count: Int
 
-    /// - Parameter maximum: the most sequences `ASYNCSTATE_SEQUENCES` may ask for — for a check
-    ///   whose steps are slow under the thread sanitizer, which CI runs with 10,000.
-    init(defaultCount: Int, maximum: Int = .max) {
+    /// - Parameters:
+    ///   - maximum: the most sequences `ASYNCSTATE_SEQUENCES` may ask for — for a check whose
+    ///     steps are slow under the thread sanitizer, which CI runs with 10,000.
+    ///   - sanitizedMaximum: the most sequences under the thread sanitizer (CI sets
+    ///     `ASYNCSTATE_SANITIZED`), for a check whose steps are so slow there that its own count
+    ///     alone would set the length of CI's sanitized run. The plain and optimized runs play
+    ///     the full count; the sanitized one looks for races, which a few hundred sequences of
+    ///     real tasks reach as well.
+    init(defaultCount: Int, maximum: Int = .max, sanitizedMaximum: Int = .max) {
         let environment = ProcessInfo.processInfo.environment
         seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        count = min(environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? defaultCount, maximum)
+        let cap = environment["ASYNCSTATE_SANITIZED"] == nil ? maximum : min(maximum, sanitizedMaximum)
+        count = min(environment["ASYNCSTATE_SEQUENCES"].flatMap(Int.init) ?? defaultCount, cap)
     }
+
+    /// Whether CI runs this under the thread sanitizer (`ASYNCSTATE_SANITIZED`).
+    static var isSanitized: Bool { ProcessInfo.processInfo.environment["ASYNCSTATE_SANITIZED"] != nil }
 
     /// Plays sequences 0, 1, … of this run, each with its own seed, until
     /// `play` reports a problem; records it with how to replay that sequence
