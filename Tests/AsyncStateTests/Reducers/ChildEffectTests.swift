@@ -147,9 +147,13 @@ struct ChildEffectTests {
         #expect(store.state.rows[8]?.results.value == "b")
     }
 
-    @Test("within one row, a later keystroke still cancels the earlier one")
-    func debounceWithinRow() async {
-        let store = makeStore()
+    @Test(
+        "within one row, a later keystroke still cancels the earlier one, also with the screen's effects marked by an ID of its own",
+        arguments: [false, true])
+    func debounceWithinRow(marked: Bool) async {
+        let store =
+            marked
+            ? Store(initialState: SearchScreen.State(), reducer: StackedCancelIDTests.markedScreen(clock: clock)) : makeStore()
         let first = store.send(.row(7, .typed("a")))
         await clock.waitForSleepers(1)
         let second = store.send(.row(7, .typed("ab")))

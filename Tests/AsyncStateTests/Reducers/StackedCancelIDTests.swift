@@ -21,48 +21,23 @@ struct StackedCancelIDTests {
         }
     }
 
-    @Test("a debounce marked by a second ID still debounces")
-    func debounceKeepsItsID() async {
-        let clock = TestClock()
-        let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
-        let first = store.send(.row(7, .typed("a")))
-        await clock.waitForSleepers(1)
-        let second = store.send(.row(7, .typed("ab")))
-        await first.finish()
-        await clock.waitForSleepers(1)
-        clock.advance(by: .milliseconds(300))
-        await second.finish()
-        // Only the last keystroke's search ran: one load, the first.
-        #expect(store.state.rows[7]?.results == Loadable(expecting: .success(value: "ab"), newestID: LoadID(1)))
-    }
+    // That a marked debounce still debounces is `ChildEffectTests.debounceWithinRow`.
 
-    @Test("an effect marked twice is cancelled by the outer ID")
-    func outerIDCancels() async {
+    @Test(
+        "a row's load its parent marks is cancelled by the mark, and still by removing the row",
+        arguments: [false, true])
+    func markedLoadCancels(byRemoval: Bool) async {
         let clock = TestClock()
         let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
         let gate = Gate<String>()
         let opened = store.send(.row(7, .open(gate)))
         await gate.waitForArrivals(1)
-        store.send(.leave)
+        store.send(byRemoval ? .remove(7) : .leave)
         let cancelled = gate.observedCancellation
         gate.open(with: "late")
         await opened.finish()
         #expect(cancelled)
-    }
-
-    @Test("a row whose effects its parent marks: removing the row still cancels its load")
-    func removalStillCancels() async {
-        let clock = TestClock()
-        let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
-        let gate = Gate<String>()
-        let opened = store.send(.row(7, .open(gate)))
-        await gate.waitForArrivals(1)
-        store.send(.remove(7))
-        let cancelled = gate.observedCancellation
-        gate.open(with: "late")
-        await opened.finish()
-        #expect(cancelled)
-        #expect(store.state.rows[7] == nil)
+        #expect((store.state.rows[7] == nil) == byRemoval)
     }
 
     @Test("a debounced effect marked cancellable by another ID: both IDs cancel it")
