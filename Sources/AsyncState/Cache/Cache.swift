@@ -25,9 +25,9 @@ import Observation
 /// changes. The bookkeeping — users, collection, eviction — is
 /// ``CacheReducer``'s, written once for both.
 ///
-/// An entry lives while any ``Subscription`` to it is active and is
-/// collected `collectAfter` on `clock` after the last one ends; releasing the
-/// cache cancels its loads, timers and triggers.
+/// An entry lives while any ``Subscription`` to it is active or an edit of
+/// it is in flight, and is collected `collectAfter` on `clock` after the last
+/// of them ends; releasing the cache cancels its loads, timers and triggers.
 @MainActor
 public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Error & Equatable>: Observable {
     /// The entries and their bookkeeping; a free position holds `nil`.
@@ -67,7 +67,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     ///   - collectAfter: how long an unused entry stays (`gcTime`). Zero or
     ///     less: it goes as its last subscriber leaves.
     ///   - capacity: the most entries kept; the entry unused the longest is
-    ///     evicted first, and entries in use never are.
+    ///     evicted first, and entries in use — subscribed, or with an edit in
+    ///     flight — never are.
     ///   - request: the load of one key.
     @inlinable
     public convenience init(
@@ -256,7 +257,16 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         // here would run it in the middle of the book's change.
         let request = request
         entry._reloadRequest = { request(key) }
+        entry._editSettled = { [weak self] entry in self?.editSettled(key, of: entry) }
         return entry
+    }
+
+    /// An edit of `entry` settled: if it was the last in flight on an entry
+    /// no one uses, the entry goes idle (`CacheBook.editsSettled`). An entry
+    /// that has left the cache has nothing to tell it.
+    private func editSettled(_ key: Key, of entry: AsyncValue<Value, Failure>) {
+        guard let position = _book.position(of: key), _book._entries[position] === entry else { return }
+        _ = carryOut(_book.editsSettled(key, capacity: capacity, collectAfter: collectAfter))
     }
 
     /// Tells the readers of keys not cached that a key was added or removed.
@@ -370,4 +380,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
             cancel()
         }
     }
+}
+
+extension AsyncValue: @MainActor CacheEntry {
+    @usableFromInline
+    var hasPendingEdits: Bool { _store._currentState.newestPendingEdit != nil }
 }

@@ -3,8 +3,8 @@
 /// collect or evict first. ``CacheState`` keeps ``Loadable``s in one for a
 /// reducer; ``Cache`` keeps ``AsyncValue``s in one. So the rules of a cache —
 /// an entry lives while it is used, an unused one is collected after a while
-/// or evicted over capacity, the one unused the longest first — are written
-/// once, here.
+/// or evicted over capacity, the one unused the longest first, and an edit in
+/// flight uses its entry as a user does — are written once, here.
 ///
 /// Each cached key has a position, found through a `KeyIndex` — one
 /// multiply-and-shift hash for integer keys and, on average, about one probe,
@@ -12,7 +12,7 @@
 /// the next new key instead of moving the keys after it, so removal is O(1)
 /// and a key keeps its position while it is cached.
 @usableFromInline
-struct CacheBook<Key: Hashable, Entry> {
+struct CacheBook<Key: Hashable, Entry: CacheEntry> {
     /// The key at each position; a free position keeps the key it last held
     /// until reused, and nothing reads it. So a collected key stays alive
     /// until a new key takes its position: harmless for the integers and
@@ -133,9 +133,16 @@ struct CacheBook<Key: Hashable, Entry> {
     }
 
     /// Removes `key`'s entry if it is still in the idle spell `token`, and
-    /// returns it.
+    /// returns it — unless an edit of it is in flight: that edit uses the
+    /// entry, so its write lands where the key's next user looks. The entry
+    /// then stays, out of its idle spell, until the edit settles
+    /// (`editsSettled(_:capacity:collectAfter:)`).
     mutating func collect(_ key: Key, token: UInt64) -> Entry? {
         guard let position = position(of: key), _idleTokens[position] == token else { return nil }
+        guard !_entries[position].hasPendingEdits else {
+            _idleTokens[position] = nil
+            return nil
+        }
         return remove(at: position)
     }
 
@@ -152,7 +159,8 @@ struct CacheBook<Key: Hashable, Entry> {
     }
 
     /// Removes unused entries, longest unused first, until at most `capacity`
-    /// remain or every remaining entry is in use (or is `sparing`).
+    /// remain or every remaining entry is in use (or is `sparing`); an entry
+    /// with an edit in flight is in use (`collect(_:token:)`).
     /// - Returns: the removed entries, so their loads can be cancelled.
     mutating func evict(toFit capacity: Int, sparing spared: Key? = nil) -> [Entry] {
         var evicted: [Entry] = []
@@ -189,6 +197,24 @@ struct CacheBook<Key: Hashable, Entry> {
 }
 
 extension CacheBook: Sendable where Key: Sendable, Entry: Sendable {}
+
+/// What a cache's bookkeeping asks of an entry.
+@usableFromInline
+protocol CacheEntry {
+    /// Whether an edit of the entry is in flight, which keeps the entry in
+    /// the cache as a user does.
+    var hasPendingEdits: Bool { get }
+}
+
+extension Loadable: CacheEntry {
+    @usableFromInline
+    var hasPendingEdits: Bool { newestPendingEdit != nil }
+}
+
+extension Optional: CacheEntry where Wrapped: CacheEntry {
+    @usableFromInline
+    var hasPendingEdits: Bool { self?.hasPendingEdits ?? false }
+}
 extension CacheBook.IdleMark: Sendable where Key: Sendable {}
 
 /// What a cache does after a change to its book — the same for a reducer
@@ -237,7 +263,24 @@ extension CacheBook {
     mutating func unsubscribe(_ key: Key, capacity: Int, collectAfter: Duration) -> [CacheCommand<Key, Entry>]? {
         guard let departure = removeUser(key) else { return nil }
         guard case .idle(let token) = departure else { return [] }
-        // Over capacity, the entries unused the longest go first — maybe this one.
+        return becameUnused(key, token: token, capacity: capacity, collectAfter: collectAfter)
+    }
+
+    /// An edit of `key`'s entry settled. If it was the last edit in flight
+    /// on an entry with no user — one that collection or eviction kept for
+    /// it — the entry's idle spell begins, as when a last user leaves.
+    mutating func editsSettled(_ key: Key, capacity: Int, collectAfter: Duration) -> [CacheCommand<Key, Entry>] {
+        // No user and no idle spell: only an edit kept it (`collect(_:token:)`).
+        guard let position = position(of: key), _users[position] == 0, _idleTokens[position] == nil,
+            !_entries[position].hasPendingEdits
+        else { return [] }
+        return becameUnused(key, token: markIdle(key, at: position), capacity: capacity, collectAfter: collectAfter)
+    }
+
+    /// `key`'s entry began the idle spell `token`: over capacity, the entries
+    /// unused the longest go first — maybe this one — and it is collected
+    /// as `idle(_:token:collectAfter:)` says.
+    private mutating func becameUnused(_ key: Key, token: UInt64, capacity: Int, collectAfter: Duration) -> [CacheCommand<Key, Entry>] {
         let evicted = evict(toFit: capacity).map { CacheCommand<Key, Entry>.release($0) }
         return evicted + idle(key, token: token, collectAfter: collectAfter)
     }

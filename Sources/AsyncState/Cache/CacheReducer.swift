@@ -1,6 +1,6 @@
 /// The reducer of a shared keyed cache: one entry and one load in flight per
-/// key, shared by every user of that key, kept while anyone uses it and
-/// collected some time after the last user leaves.
+/// key, shared by every user of that key, kept while anyone uses it or an edit
+/// of it is in flight, and collected some time after the last of them ends.
 ///
 /// Every entry is a ``Loadable`` — of any shape: a paged list caches its
 /// pages — so the cache keeps each promise of a single ``Loadable`` per key
@@ -79,7 +79,12 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
             }
             return carryOut(commands, on: &state, at: nil)
         case .entry(let key, let action):
-            return state.update(key) { $0.reduce(action) } ?? Effect.dropped
+            let settlesEdit: Bool = if case .edit = action { true } else { false }
+            guard let effect: Effect<Action> = state.update(key, { $0.reduce(action) }) else { return Effect.dropped }
+            // An edit's last action may leave an entry that only the edit kept.
+            guard settlesEdit else { return effect }
+            let commands = state._book.editsSettled(key, capacity: capacity, collectAfter: collectAfter)
+            return commands.isEmpty ? effect : .merge(effect, carryOut(commands, on: &state, at: nil))
         case .invalidate(let key):
             guard state.update(key, { $0.invalidate() }) != nil else { return Effect.dropped }
             return carryOut(state._book.invalidated(key), on: &state, at: nil)
@@ -91,7 +96,9 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
             guard state.users(of: key) > 0 else { return Effect.dropped }
             return state.update(key) { $0.loadIfNeeded(embed(key), stamped(key), maxAge: .zero, at: nil) }.map(dropJoin) ?? .none
         case .collect(let key, let token):
-            guard let loadable = state._book.collect(key, token: token) else { return Effect.dropped }
+            guard state._book.idleToken(of: key) == token else { return Effect.dropped }
+            // Kept, out of its idle spell, while an edit of it is in flight.
+            guard let loadable = state._book.collect(key, token: token) else { return .none }
             return release(loadable)
         }
     }

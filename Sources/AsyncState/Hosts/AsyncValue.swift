@@ -65,6 +65,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// starts, it reads what the app's state is then (a token, a locale), as
     /// every other load of the cache does.
     @usableFromInline var _reloadRequest: (() -> LoadRequest<Value, Failure>)?
+    /// Told with this value when an edit started through ``edit(_:_:overlap:)``
+    /// settles. A cache entry's tells its ``Cache``, which keeps an entry
+    /// while an edit of it is in flight and lets it go idle after.
+    @usableFromInline var _editSettled: ((AsyncValue) -> Void)?
     /// The clock this value stamps its loads with and measures age on.
     @usableFromInline let _clock: LoadClock?
 
@@ -363,6 +367,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
                         return loaded(action)
                     }, edit, request, overlap: overlap)
             })
+        _editSettled?(self)
         switch participation {
         case .ignored: return nil
         // The caller's task was cancelled: its edit was withdrawn with it.

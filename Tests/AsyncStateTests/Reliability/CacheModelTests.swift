@@ -3,14 +3,15 @@ import Testing
 
 @testable import AsyncState
 
-/// Random subscribes, prefetches, unsubscribes, collection timers and
-/// evictions on the cache's pure bookkeeping (the `CacheBook` inside
-/// ``CacheState``, which ``Cache`` keeps too), checked against a plain model:
-/// users per key, entries kept while used, the longest-unused entry evicted
-/// first, a stale timer ignored, the commands each change asks for, and the
-/// eviction queue kept proportional — and its storage: every cached key
-/// found at its position, which it keeps while cached, and every free
-/// position listed once.
+/// Random subscribes, prefetches, unsubscribes, collection timers,
+/// evictions, and edits that start and settle, on the cache's pure
+/// bookkeeping (the `CacheBook` inside ``CacheState``, which ``Cache`` keeps
+/// too), checked against a plain model: users per key, entries kept while
+/// used or edited, the longest-unused entry evicted first, a stale timer
+/// ignored, an entry kept for an edit going idle when its last edit settles,
+/// the commands each change asks for, and the eviction queue kept
+/// proportional — and its storage: every cached key found at its position,
+/// which it keeps while cached, and every free position listed once.
 @Suite("Reliability: randomized cache bookkeeping check")
 struct CacheModelTests {
     typealias State = CacheState<Int, Int, TestError>
@@ -42,8 +43,13 @@ struct CacheModelTests {
         var collectAfter: Duration
         var users: [Int: Int] = [:]
         /// Unused keys, the longest unused first, with their idle tokens.
+        /// A key with no user and no idle spell is kept for its edits.
         var idle: [(key: Int, token: UInt64)] = []
         var nextToken: UInt64 = 0
+        /// The edits in flight on each key's entry.
+        var edits: [Int: [LoadID]] = [:]
+
+        func isEdited(_ key: Int) -> Bool { !(edits[key] ?? []).isEmpty }
 
         mutating func markIdle(_ key: Int) -> UInt64 {
             defer { nextToken += 1 }
@@ -52,11 +58,14 @@ struct CacheModelTests {
         }
 
         /// Evicts unused entries, longest unused first, until `capacity` fit;
-        /// never `spared`. Returns how many went.
+        /// never `spared`, and never one with an edit in flight, which leaves
+        /// its idle spell instead. Returns how many went.
         mutating func evict(sparing spared: Int? = nil) -> [String] {
             var released: [String] = []
             while users.count > capacity, let index = idle.firstIndex(where: { $0.key != spared }) {
-                users[idle.remove(at: index).key] = nil
+                let key = idle.remove(at: index).key
+                guard !isEdited(key) else { continue }
+                users[key] = nil
                 released.append("release")
             }
             return released
@@ -74,16 +83,17 @@ struct CacheModelTests {
         /// `collectAfter`, else when it passes.
         mutating func startIdle(_ key: Int, token: UInt64) -> [String] {
             guard idle.contains(where: { $0.key == key && $0.token == token }) else { return [] }
-            guard collectAfter > .zero else {
-                collect(key)
-                return ["release"]
-            }
+            guard collectAfter > .zero else { return collect(key) ? ["release"] : [] }
             return ["timer \(key) #\(token)"]
         }
 
-        mutating func collect(_ key: Int) {
-            users[key] = nil
+        /// Collects `key`, unless an edit of it is in flight: then it only
+        /// leaves its idle spell. Returns whether it went.
+        mutating func collect(_ key: Int) -> Bool {
             idle.removeAll { $0.key == key }
+            guard !isEdited(key) else { return false }
+            users[key] = nil
+            return true
         }
     }
 
@@ -95,11 +105,12 @@ struct CacheModelTests {
         /// Where each cached key was first found; it must not move.
         var positions: [Int: Int] = [:]
         var log: [String] = []
+        var nextEdit: UInt64 = 1
         for _ in 0..<Int.random(in: 1...60, using: &random) {
             let key = Int.random(in: 0..<8, using: &random)
             var expected: [String]?
             var actual: [String]?
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<13, using: &random) {
             case 0..<4:
                 log.append("subscribe(\(key))")
                 let (_, released) = model.insert(key)
@@ -139,15 +150,36 @@ struct CacheModelTests {
                         expected = []
                     }
                 }
-            default: // a collection timer fires, with the right token or a stale one
+            case 9: // a collection timer fires, with the right token or a stale one
                 let token = model.idle.first { $0.key == key }?.token
                 let fired = Bool.random(using: &random) ? token ?? 999 : 999
                 log.append("collect(\(key), #\(fired))")
                 let collected = state._book.collect(key, token: fired) != nil
-                guard collected == (token != nil && fired == token) else {
+                let modelCollected = token != nil && fired == token && model.collect(key)
+                guard collected == modelCollected else {
                     return "collect(\(key)) \(collected)\n" + log.joined(separator: "\n")
                 }
-                if collected { model.collect(key) }
+            case 10, 11: // an edit of a cached entry starts
+                guard model.users[key] != nil else { continue }
+                let id = LoadID(nextEdit)
+                nextEdit += 1
+                log.append("edit(\(key)) \(id)")
+                _ = state.update(key) { $0.apply(.edit(.started(id, AnyEdit(AddOne())))) }
+                model.edits[key, default: []].append(id)
+                expected = []
+                actual = []
+            default: // the oldest edit in flight of an entry settles
+                guard let id = model.edits[key]?.first else { continue }
+                log.append("settle(\(key)) \(id)")
+                _ = state.update(key) { $0.apply(.edit(.confirmed(id))) }
+                model.edits[key]?.removeFirst()
+                actual = summary(state._book.editsSettled(key, capacity: model.capacity, collectAfter: model.collectAfter))
+                expected = []
+                // The last edit of an entry only it kept: its idle spell begins.
+                if !model.isEdited(key), model.users[key] == 0, !model.idle.contains(where: { $0.key == key }) {
+                    let token = model.markIdle(key)
+                    expected = model.evict() + model.startIdle(key, token: token)
+                }
             }
             guard expected == actual else {
                 return "commands \(String(describing: actual)), the model says \(String(describing: expected))\n"
@@ -155,6 +187,9 @@ struct CacheModelTests {
             }
             guard state.count == model.users.count, model.users.allSatisfy({ state.users(of: $0.key) == $0.value }) else {
                 return "entries \(state) differ from the model \(model.users)\n" + log.joined(separator: "\n")
+            }
+            for key in model.users.keys where state[key]?.pendingEditIDs != model.edits[key] ?? [] {
+                return "\(key)'s edits differ from the model's \(model.edits[key] ?? [])\n" + log.joined(separator: "\n")
             }
             for key in 0..<8 where state._book.idleToken(of: key) != model.idle.first(where: { $0.key == key })?.token {
                 return "\(key)'s idle spell differs from the model's\n" + log.joined(separator: "\n")
@@ -198,6 +233,14 @@ struct CacheModelTests {
         }
         guard Set(state.keys) == Set(keys), state.entries.count == keys.count else { return "keys \(Array(state.keys))" }
         return nil
+    }
+
+    /// An edit for the model's entries, whose values it never reads.
+    struct AddOne: Edit {
+        func apply(to value: inout Int) -> Bool {
+            value += 1
+            return true
+        }
     }
 
     @Test("states caching the same keys are equal whatever the order the keys came in")
