@@ -25,9 +25,10 @@ import Observation
 /// changes. The bookkeeping — users, collection, eviction — is
 /// ``CacheReducer``'s, written once for both.
 ///
-/// An entry lives while any ``Subscription`` to it is active or an edit of
-/// it is in flight, and is collected `collectAfter` on `clock` after the last
-/// of them ends; releasing the cache cancels its loads, timers and triggers.
+/// An entry lives while any ``Subscription`` to it is active and is
+/// collected `collectAfter` on `clock` after the last one ends — or, if an
+/// edit of it is in flight then, `collectAfter` after that edit settles;
+/// releasing the cache cancels its loads, timers and triggers.
 @MainActor
 public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Error & Equatable>: Observable {
     /// The entries and their bookkeeping; a free position holds `nil`.

@@ -3,8 +3,8 @@
 /// collect or evict first. ``CacheState`` keeps ``Loadable``s in one for a
 /// reducer; ``Cache`` keeps ``AsyncValue``s in one. So the rules of a cache —
 /// an entry lives while it is used, an unused one is collected after a while
-/// or evicted over capacity, the one unused the longest first, and an edit in
-/// flight uses its entry as a user does — are written once, here.
+/// or evicted over capacity, the one unused the longest first, and one with an
+/// edit in flight kept until the edit settles — are written once, here.
 ///
 /// Each cached key has a position, found through a `KeyIndex` — one
 /// multiply-and-shift hash for integer keys and, on average, about one probe,

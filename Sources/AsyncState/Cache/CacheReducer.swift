@@ -1,6 +1,9 @@
 /// The reducer of a shared keyed cache: one entry and one load in flight per
-/// key, shared by every user of that key, kept while anyone uses it or an edit
-/// of it is in flight, and collected some time after the last of them ends.
+/// key, shared by every user of that key, kept while anyone uses it and
+/// collected some time after the last user leaves — or after the edit of it
+/// still in flight then settles. The cache learns that an edit settled from
+/// the edit's actions, so route them through ``CacheAction/entry(_:_:)``, as
+/// ``CacheState/update(_:_:)`` shows.
 ///
 /// Every entry is a ``Loadable`` — of any shape: a paged list caches its
 /// pages — so the cache keeps each promise of a single ``Loadable`` per key
@@ -84,7 +87,11 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
             // An edit's last action may leave an entry that only the edit kept.
             guard settlesEdit else { return effect }
             let commands = state._book.editsSettled(key, capacity: capacity, collectAfter: collectAfter)
-            return commands.isEmpty ? effect : .merge(effect, carryOut(commands, on: &state, at: nil))
+            guard !commands.isEmpty else { return effect }
+            // The entry went idle: a change, even when the edit's end came
+            // after a rollback (`cancel(edit:)`) and was stale, so not
+            // reported as dropped. A dropped end carries no work.
+            return .merge(effect.isDropped ? .none : effect, carryOut(commands, on: &state, at: nil))
         case .invalidate(let key):
             guard state.update(key, { $0.invalidate() }) != nil else { return Effect.dropped }
             return carryOut(state._book.invalidated(key), on: &state, at: nil)

@@ -65,9 +65,12 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// starts, it reads what the app's state is then (a token, a locale), as
     /// every other load of the cache does.
     @usableFromInline var _reloadRequest: (() -> LoadRequest<Value, Failure>)?
-    /// Told with this value when an edit started through ``edit(_:_:overlap:)``
-    /// settles. A cache entry's tells its ``Cache``, which keeps an entry
-    /// while an edit of it is in flight and lets it go idle after.
+    /// Told with this value whenever a call of ``edit(_:_:overlap:)``
+    /// returns — its edit settled, or the call left or joined another. The
+    /// last call to return finds no edit of its own pending: an edit ends
+    /// when it settles or its last caller leaves, and each of its callers
+    /// returns after that. A cache entry's tells its ``Cache``, which keeps
+    /// an entry while an edit of it is in flight and lets it go idle after.
     @usableFromInline var _editSettled: ((AsyncValue) -> Void)?
     /// The clock this value stamps its loads with and measures age on.
     @usableFromInline let _clock: LoadClock?
@@ -355,6 +358,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     ) async -> EditAction<Value, Failure>? {
         if let overlap, let newest = _store._currentState.newestPendingEdit, case .join(let id) = overlap.decision(inFlight: newest) {
             _ = await join(id)
+            // The edit's starter may have left before it settled.
+            _editSettled?(self)
             return nil
         }
         let loaded = _loaded

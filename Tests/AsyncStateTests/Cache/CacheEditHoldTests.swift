@@ -51,6 +51,19 @@ struct CacheEditHoldTests {
         #expect(cache.count == 0, "collected as the edit is withdrawn")
     }
 
+    @Test("an edit whose starter leaves while a joined caller waits lets its entry go as it settles")
+    func collectedAfterAJoinedEdit() async throws {
+        let (cache, _, entry, save, renaming) = try await renamingUnusedEntry(collectAfter: .zero)
+        let joining = await startCaller { await entry.edit(Rename(to: "Bo"), saving(Gate<Bool>()), overlap: .join) }
+        // Started on the main actor, the call has joined by the time it suspends.
+        renaming.cancel()
+        _ = await renaming.value
+        #expect(cache[7] === entry && entry.value == "Ada", "the joined caller still shares the rename")
+        save.open(with: true)
+        #expect(await joining.value == nil, "a joined call returns nil")
+        #expect(cache.count == 0, "collected as the rename settles")
+    }
+
     @Test("a subscriber who comes while the edit is in flight shares the entry and sees the edit")
     func subscriberSeesTheEdit() async throws {
         let (cache, backend, entry, save, renaming) = try await renamingUnusedEntry(collectAfter: .zero)
@@ -84,6 +97,7 @@ struct NamesFeature: Reducer {
     struct State { var names = CacheState<Int, String, TestError>() }
     enum Action {
         case rename(String)
+        case undoRename
         case names(CacheAction<Int, String, TestError>)
     }
 
@@ -105,6 +119,9 @@ struct NamesFeature: Reducer {
         switch action {
         case .rename(let name):
             return state.names.update(7) { $0.edit({ Action.names(.entry(7, $0)) }, Rename(to: name), saving(save)) } ?? .none
+        case .undoRename:
+            guard let id = state.names[7]?.pendingEdits.keys.first else { return .none }
+            return .cancel(load: state.names.update(7) { $0.cancel(edit: id) } ?? nil)
         case .names:
             return body.reduce(into: &state, action: action)
         }
@@ -141,6 +158,37 @@ struct CacheReducerEditHoldTests {
         clock.advance(by: .seconds(1))
         await yieldUntil { store.names.count == 0 }
         #expect(store.names.count == 0, "collected collectAfter after the edit settled")
+    }
+}
+
+extension CacheReducerEditHoldTests {
+    @Test("an edit rolled back by cancel(edit:) lets its entry go when its stale end arrives, a change not reported as dropped")
+    func collectedAfterARollback() async {
+        let clock = TestClock()
+        let (load, save) = (Gate<String>(), Gate<Bool>())
+        let store = Store(initialState: NamesFeature.State(), reducer: NamesFeature(clock: LoadClock(clock), load: load, save: save))
+        var ends: [(action: String, isDropped: Bool)] = []
+        store.observeTransitions { transition in
+            if case .names(.entry(_, .edit(.cancelled))) = transition.action { ends.append(("\(transition.action)", transition.isDropped)) }
+        }
+        let loading = store.send(.names(.subscribe(7, at: LoadClock(clock).now)))
+        load.open(with: "Lee")
+        await loading.finish()
+        let renaming = store.send(.rename("Ada"))
+        await save.waitForArrivals()
+        let leaving = store.send(.names(.unsubscribe(7)))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(60))
+        await leaving.finish()
+        #expect(store.names[7]?.value == "Ada", "kept while the rename is in flight")
+        await store.send(.undoRename).finish()
+        await renaming.finish()
+        #expect(ends.count == 1 && ends.first?.isDropped == false, "\(ends)")
+        #expect(store.names[7]?.value == "Lee", "rolled back")
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(60))
+        await yieldUntil { store.names.count == 0 }
+        #expect(store.names.count == 0, "collected collectAfter after the rollback's end")
     }
 }
 

@@ -4,14 +4,17 @@ import Testing
 @testable import AsyncState
 
 /// Random subscribes, prefetches, unsubscribes, collection timers,
-/// evictions, and edits that start and settle, on the cache's pure
+/// evictions, and edits that start, roll back and end (confirmed, failed,
+/// cancelled, or the stale end of a rollback), on the cache's pure
 /// bookkeeping (the `CacheBook` inside ``CacheState``, which ``Cache`` keeps
-/// too), checked against a plain model: users per key, entries kept while
-/// used or edited, the longest-unused entry evicted first, a stale timer
-/// ignored, an entry kept for an edit going idle when its last edit settles,
-/// the commands each change asks for, and the eviction queue kept
-/// proportional — and its storage: every cached key found at its position,
-/// which it keeps while cached, and every free position listed once.
+/// too) — half the timers and ends through ``CacheReducer`` — checked against
+/// a plain model: users per key, entries kept while used or edited, the
+/// longest-unused entry evicted first, a stale timer ignored, an entry kept
+/// for an edit going idle when its last edit ends, the commands each change
+/// asks for, a step reported as dropped only when it changed nothing, and the
+/// eviction queue kept proportional — and its storage: every cached key found
+/// at its position, which it keeps while cached, and every free position
+/// listed once.
 @Suite("Reliability: randomized cache bookkeeping check")
 struct CacheModelTests {
     typealias State = CacheState<Int, Int, TestError>
@@ -106,11 +109,17 @@ struct CacheModelTests {
         var positions: [Int: Int] = [:]
         var log: [String] = []
         var nextEdit: UInt64 = 1
+        /// Edits rolled back by `cancel(edit:)` whose stale end is still to come.
+        var rolledBack: [(key: Int, id: LoadID)] = []
+        // Half the ends and timers go through the reducer, which calls the book.
+        let reducer = CacheReducer<Int, Int, TestError>(
+            clock: LoadClock(TestClock()), staleAfter: .seconds(30), collectAfter: model.collectAfter, capacity: model.capacity
+        ) { _ in LoadRequest { () async throws(TestError) in 0 } }
         for _ in 0..<Int.random(in: 1...60, using: &random) {
             let key = Int.random(in: 0..<8, using: &random)
             var expected: [String]?
             var actual: [String]?
-            switch Int.random(in: 0..<13, using: &random) {
+            switch Int.random(in: 0..<15, using: &random) {
             case 0..<4:
                 log.append("subscribe(\(key))")
                 let (_, released) = model.insert(key)
@@ -153,11 +162,21 @@ struct CacheModelTests {
             case 9: // a collection timer fires, with the right token or a stale one
                 let token = model.idle.first { $0.key == key }?.token
                 let fired = Bool.random(using: &random) ? token ?? 999 : 999
-                log.append("collect(\(key), #\(fired))")
-                let collected = state._book.collect(key, token: fired) != nil
-                let modelCollected = token != nil && fired == token && model.collect(key)
-                guard collected == modelCollected else {
-                    return "collect(\(key)) \(collected)\n" + log.joined(separator: "\n")
+                let isStale = token == nil || fired != token
+                let countBefore = state.count
+                let modelCollected = !isStale && model.collect(key)
+                if Bool.random(using: &random) {
+                    log.append("collect(\(key), #\(fired))")
+                    let collected = state._book.collect(key, token: fired) != nil
+                    guard collected == modelCollected else {
+                        return "collect(\(key)) \(collected)\n" + log.joined(separator: "\n")
+                    }
+                } else {
+                    log.append("reducer: collect(\(key), #\(fired))")
+                    let effect = reducer.reduce(into: &state, action: .collect(key, token: fired))
+                    guard effect.isDropped == isStale, (state.count < countBefore) == modelCollected else {
+                        return "collect(\(key)) dropped \(effect.isDropped), \(state.count) cached\n" + log.joined(separator: "\n")
+                    }
                 }
             case 10, 11: // an edit of a cached entry starts
                 guard model.users[key] != nil else { continue }
@@ -168,17 +187,49 @@ struct CacheModelTests {
                 model.edits[key, default: []].append(id)
                 expected = []
                 actual = []
-            default: // the oldest edit in flight of an entry settles
-                guard let id = model.edits[key]?.first else { continue }
-                log.append("settle(\(key)) \(id)")
-                _ = state.update(key) { $0.apply(.edit(.confirmed(id))) }
-                model.edits[key]?.removeFirst()
-                actual = summary(state._book.editsSettled(key, capacity: model.capacity, collectAfter: model.collectAfter))
+            case 12: // an edit in flight is rolled back; its end comes later, stale
+                guard let ids = model.edits[key], let id = ids.randomElement(using: &random) else { continue }
+                log.append("cancel(edit: \(id)) of \(key)")
+                _ = state.update(key) { $0.cancel(edit: id) }
+                model.edits[key]?.removeAll { $0 == id }
+                rolledBack.append((key, id))
                 expected = []
+                actual = []
+            default: // an edit ends: one in flight, or the stale end of one rolled back
+                let end: EditAction<Int, TestError>
+                let endKey: Int
+                let isStale: Bool
+                if let ids = model.edits[key], let id = ids.randomElement(using: &random), Bool.random(using: &random) {
+                    end = [.confirmed(id), .failed(id, .offline), .cancelled(id)].randomElement(using: &random)!
+                    (endKey, isStale) = (key, false)
+                    model.edits[key]?.removeAll { $0 == id }
+                } else if !rolledBack.isEmpty {
+                    let index = Int.random(in: rolledBack.indices, using: &random)
+                    end = .cancelled(rolledBack[index].id)
+                    (endKey, isStale) = (rolledBack.remove(at: index).key, true)
+                } else {
+                    continue
+                }
                 // The last edit of an entry only it kept: its idle spell begins.
-                if !model.isEdited(key), model.users[key] == 0, !model.idle.contains(where: { $0.key == key }) {
-                    let token = model.markIdle(key)
-                    expected = model.evict() + model.startIdle(key, token: token)
+                var commands: [String] = []
+                if model.users[endKey] == 0, !model.isEdited(endKey), !model.idle.contains(where: { $0.key == endKey }) {
+                    let token = model.markIdle(endKey)
+                    commands = model.evict() + model.startIdle(endKey, token: token)
+                }
+                if Bool.random(using: &random) {
+                    log.append("\(end) of \(endKey)")
+                    _ = state.update(endKey) { $0.apply(.edit(end)) }
+                    actual = summary(state._book.editsSettled(endKey, capacity: model.capacity, collectAfter: model.collectAfter))
+                    expected = commands
+                } else {
+                    log.append("reducer: \(end) of \(endKey)")
+                    // Dropped only when stale and nothing else changed: not when the entry went idle.
+                    let effect = reducer.reduce(into: &state, action: .entry(endKey, .edit(end)))
+                    let isDropped = (isStale || model.users[endKey] == nil) && commands.isEmpty
+                    guard effect.isDropped == isDropped else {
+                        return "\(end) of \(endKey) dropped \(effect.isDropped), the model says \(isDropped)\n"
+                            + log.joined(separator: "\n")
+                    }
                 }
             }
             guard expected == actual else {
