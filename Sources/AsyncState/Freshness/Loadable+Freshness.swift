@@ -64,7 +64,7 @@ extension Loadable {
 
     /// Marks the value stale. A load in flight is overtaken: its result is
     /// still shown, but leaves the value stale; only a load started after this
-    /// answers the invalidation. Reloading is the caller's: a reducer starts
+    /// answers the invalidation — a queued load too, which starts on its turn. Reloading is the caller's: a reducer starts
     /// the load in the same step (``load(_:_:overlap:)``, which supersedes
     /// the overtaken one), a host reloads what is in use.
     ///
@@ -72,7 +72,19 @@ extension Loadable {
     /// loadable that never loaded is allowed.
     @inlinable
     public mutating func invalidate() {
-        _invalidation = Invalidation(newestBefore: _newestID)
+        _invalidation = Invalidation(newestBefore: newestStartedID)
+    }
+
+    /// The newest load that has started. A queued load starts later, on its
+    /// turn, after the load in flight, and every queued ID is newer than that
+    /// load's (a start withdraws the queued loads older than it): so, with a
+    /// queue, the load in flight — or, with none in flight, every ID below
+    /// the first queued one.
+    @inlinable
+    var newestStartedID: LoadID? {
+        guard let first = _layers?._contents._queued.first else { return _newestID }
+        if let inFlight = _inFlightID { return inFlight }
+        return first.rawValue > 0 ? LoadID(first.rawValue - 1) : nil
     }
 
     /// Stores a value as fresh as a load's, settled at `now` — TanStack

@@ -410,6 +410,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     public func cancel() {
         _store.send(.cancel(running: _loads.runningIDs))
+        // What was cancelled is over now; pending edits go on.
+        _loads.endCancelled(_loads.runningIDs.filter { !_store._currentState.isPending(edit: $0) })
     }
 
     /// Rolls edit `id` back at once and cancels its request.
@@ -425,6 +427,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     public func reset() {
         _store.send(.reset(running: _loads.runningIDs))
+        _loads.endCancelled(_loads.runningIDs)
     }
 
     /// Stores a value directly, e.g. after a local edit or from a stream.

@@ -306,6 +306,16 @@ final class SharedLoads: Observable {
         countChanged()
     }
 
+    /// Ends loads `ids`, which the host has just cancelled, for their callers
+    /// at once. A load's last action comes when its work returns, and an
+    /// operation that ignores cancellation may not return for a long time —
+    /// or ever — while the load is already over: its state went back at
+    /// once. When that last action comes, it finds no callers to release.
+    @usableFromInline
+    func endCancelled(_ ids: [LoadID]) {
+        for id in ids { ended(id, cancelled: true) }
+    }
+
     private func countChanged() {
         guard _isCountObserved else { return }
         _isCountObserved = false

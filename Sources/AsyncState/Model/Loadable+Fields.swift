@@ -86,8 +86,9 @@ extension Loadable {
     @inlinable
     public var reappliedEdits: [AnyEdit<Value>] { _layers?._contents._edits._unreflected ?? [] }
 
-    /// The newest load started before the last ``invalidate()``: `nil` if the
-    /// value is not invalidated, `.some(nil)` if no load had started.
+    /// The newest load started before the last ``invalidate()`` — not one
+    /// that was queued, which starts after it: `nil` if the value is not
+    /// invalidated, `.some(nil)` if no load had started.
     @inlinable
     public var invalidatedBefore: LoadID?? { _invalidation.map { $0._newestBefore } }
 }

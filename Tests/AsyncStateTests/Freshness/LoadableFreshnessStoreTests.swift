@@ -201,3 +201,22 @@ struct LoadablePollingTests {
         #expect(store.user == Loadable())
     }
 }
+
+extension LoadableFreshnessStoreTests {
+    @Test("a queued load that starts after invalidate() answers it: the next trigger does not reload a value loaded a moment ago")
+    func queuedLoadAnswersInStore() async {
+        let (store, clock, gates, _) = makeStampedStore()
+        let ready = gates.prepare(2)
+        store.send(.load(.latestWins))
+        store.send(.load(.queue))
+        store.send(.markStale)
+        await ready[0].waitForArrivals()
+        ready[0].open(with: 1)
+        await ready[1].waitForArrivals()
+        ready[1].open(with: 2)
+        await yieldUntil { store.state.user.value == 2 && !store.state.user.isLoading }
+        #expect(store.state.user.value == 2 && !store.state.user.isInvalidated)
+        store.send(.becameActive(LoadClock.Instant(offset: clock.now.offset)))
+        #expect(!store.state.user.isLoading, "fresh: no reload")
+    }
+}

@@ -215,3 +215,20 @@ struct LoadableInvalidationTests {
         #expect(loadable.isStale(maxAge: .seconds(60), at: instant(ms: 6)))
     }
 }
+
+extension LoadableInvalidationTests {
+    @Test("a load queued before invalidate() starts after it, on its turn, and answers it; the load in flight then does not")
+    func queuedLoadAnswers() {
+        var user = Loadable<Int, TestError>()
+        _ = user.apply(.started(LoadID(1)))
+        _ = user.apply(.queued(LoadID(2)))
+        user.invalidate()
+        #expect(user.invalidatedBefore == .some(LoadID(1)), "the newest load started, not the queued one")
+        #expect(user.isOvertaken(LoadID(1)) && !user.isOvertaken(LoadID(2)))
+        #expect(user.apply(.finished(LoadID(1), 1)) == .applied)
+        #expect(user.isInvalidated, "#1 started before the invalidation")
+        #expect(user.apply(.started(LoadID(2))) == .applied)
+        #expect(user.apply(.finished(LoadID(2), 2)) == .applied)
+        #expect(!user.isInvalidated && user.value == 2)
+    }
+}

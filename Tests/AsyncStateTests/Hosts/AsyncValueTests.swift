@@ -252,3 +252,66 @@ struct AnyErrorTests {
         #expect(AnyError(TestError.offline).description == "offline")
     }
 }
+
+/// `cancel()` and `reset()` end the load at once for its callers, also when
+/// its operation ignores cancellation and returns only later: the state went
+/// back at once, and "`load` returns once the load has been cancelled".
+@Suite("AsyncValue: cancelling ends the load for its callers at once", .hangGuard)
+@MainActor
+struct AsyncValueCancelReleaseTests {
+    enum Ending: CaseIterable { case cancel, reset }
+
+    @Test("the caller returns at once, whether the attempt is timed or not", arguments: Ending.allCases, [false, true])
+    func callerReturns(ending: Ending, timed: Bool) async {
+        let clock = TestClock()
+        let value = AsyncValue<Int, TestError>()
+        let gate = Gate<Int>()
+        // An operation that ignores cancellation: it returns only when the gate opens.
+        var request = LoadRequest<Int, TestError> { () async throws(TestError) in await gate.value() ?? -1 }
+        if timed { request = request.timeout(LoadTimeout(.seconds(30), clock: clock, failure: .timedOut)) }
+        let returned = LockedValue(false)
+        let caller = await startCaller {
+            await value.load(request)
+            returned.withLock { $0 = true }
+        }
+        await gate.waitForArrivals()
+        switch ending {
+        case .cancel: value.cancel()
+        case .reset: value.reset()
+        }
+        #expect(value.state == .notLoaded)
+        await yieldUntil { returned.withLock { $0 } }
+        #expect(returned.withLock { $0 }, "the caller returned while the operation still ran")
+        #expect(value.runningCount == 0)
+        gate.open(with: 1)
+        await caller.value
+        #expect(value.state == .notLoaded, "the operation's late answer is dropped")
+    }
+
+    @Test("cancel() leaves a pending edit's caller waiting; the edit goes on")
+    func editGoesOn() async {
+        let value = AsyncValue<Int, TestError>()
+        value.setValue(1)
+        let (load, save) = (Gate<Int>(), Gate<Bool>())
+        let loaded = LockedValue(false)
+        let loading = await startCaller {
+            await value.load { () async throws(TestError) in await load.value() ?? -1 }
+            loaded.withLock { $0 = true }
+        }
+        await load.waitForArrivals()
+        let adding = await startCaller { await value.edit(CacheModelTests.AddOne(), saving(save)) }
+        await save.waitForArrivals()
+        value.cancel()
+        await yieldUntil { loaded.withLock { $0 } }
+        #expect(loaded.withLock { $0 }, "the load's caller returned")
+        #expect(value.value == 2, "the edit still shows")
+        save.open(with: true)
+        guard case .confirmed = await adding.value else {
+            Issue.record("the edit did not confirm")
+            return
+        }
+        #expect(value.value == 2)
+        load.open(with: 5)
+        await loading.value
+    }
+}

@@ -255,7 +255,9 @@ struct ComposedModelTests {
                 stale = !list.isPending(edit: LoadID(id))
                 expected = reference.editRetry(id)
             case .invalidate:
-                invalidation = .some(list.newestID?.rawValue)
+                // The newest load started then: a queued load starts on its turn, after this.
+                invalidation = .some(
+                    list.queuedIDs.isEmpty ? list.newestID?.rawValue : list.inFlightID.map(\.rawValue) ?? list.queuedIDs[0].rawValue - 1)
                 reference.invalidate()
                 list.invalidate()
             case .setValue(let count):

@@ -241,7 +241,8 @@ struct ComposedReference {
     }
 
     mutating func invalidate() {
-        mark = .some(newest)
+        // A queued load starts on its turn, after this: not overtaken.
+        mark = .some(queue.first.map { inFlight ?? ($0 > 0 ? $0 - 1 : nil) } ?? newest)
     }
 
     /// `setValue(value)`: the value set locally is the confirmed one, as a

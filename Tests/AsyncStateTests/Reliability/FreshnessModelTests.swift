@@ -3,15 +3,16 @@ import AsyncStateControls
 import Foundation
 import Testing
 
-/// Random sequences of starts, stamped results, cancellations, resets, local
-/// values and invalidations on a `Loadable`, with time moving forward,
+/// Random sequences of starts, queued loads and their turns, stamped results,
+/// cancellations, resets, local values and invalidations on a `Loadable`, with time moving forward,
 /// checked step by step against the plain reference model of the randomized
 /// check plus the freshness rules.
 ///
 /// Changed by design: an invalidation no longer waits for the load it
 /// overtook. A reducer's invalidation reloads in the same step (the harness
 /// starts the reload at once, superseding the load in flight); a host's
-/// invalidation of a value nobody uses only marks it.
+/// invalidation of a value nobody uses only marks it. A queued load starts
+/// on its turn, after an invalidation made while it waited: it answers it.
 ///
 /// Seeded like the other randomized checks: `ASYNCSTATE_SEED` replays,
 /// `ASYNCSTATE_SEQUENCES` sets how many (100,000 by default).
@@ -86,7 +87,9 @@ struct FreshnessModelTests {
             return (expected, loadable.apply(.at(instant(ms: now), action)) == .applied)
         }
         func invalidate() {
-            model.mark = .some(model.loadable.highest)
+            // The newest load started: a queued one starts later, on its turn.
+            let queue = model.loadable.queue
+            model.mark = .some(queue.first.map { model.loadable.pending ?? ($0 > 0 ? $0 - 1 : nil) } ?? model.loadable.highest)
             model.startedSinceMark = false
             loadable.invalidate()
         }
@@ -107,11 +110,22 @@ struct FreshnessModelTests {
                     applied = report(pending.rawValue, succeeds ? .success(value: -1) : .error(error: .offline), action)
                 }
             case 0..<25:
-                let id = nextID
-                nextID += 1
-                started.append(id)
-                log?.append("start #\(id)")
-                applied = start(id)
+                if let first = model.loadable.queue.first, Bool.random(using: &random) {
+                    log?.append("start queued #\(first)")
+                    applied = start(first)
+                } else if model.loadable.pending != nil, Bool.random(using: &random) {
+                    let id = nextID
+                    nextID += 1
+                    started.append(id)
+                    log?.append("queue #\(id)")
+                    applied = (model.loadable.enqueue(id), loadable.apply(.queued(LoadID(id))) == .applied)
+                } else {
+                    let id = nextID
+                    nextID += 1
+                    started.append(id)
+                    log?.append("start #\(id)")
+                    applied = start(id)
+                }
             case 25..<62:
                 let id =
                     Bool.random(using: &random) || started.isEmpty
@@ -174,7 +188,7 @@ struct FreshnessModelTests {
         let reference = model.loadable
         guard loadable.state == reference.state, loadable.value == reference.lastValue,
             loadable.inFlightID?.rawValue == reference.pending, loadable.settledState == reference.returnTo,
-            loadable.newestID?.rawValue == reference.highest
+            loadable.newestID?.rawValue == reference.highest, loadable.queuedIDs.map(\.rawValue) == reference.queue
         else { return "\(loadable) differs from the Loadable model \(reference)" }
         guard loadable.isInvalidated == model.isInvalidated, loadable.invalidatedBefore.map({ $0?.rawValue }) == model.mark else {
             return "invalidated: \(loadable.isInvalidated), model says \(model.isInvalidated)"
