@@ -27,7 +27,7 @@ package enum LoadInspection {
         /// Every load it has running or waiting: its value lane's, its
         /// "load more", its edits' and its queue's.
         package var liveIDs: [LoadID]
-        /// `.some(id)` while invalidated, `id` the newest load then.
+        /// `.some(id)` while invalidated, `id` the newest load started then.
         package var invalidatedBefore: LoadID??
         /// The newest load and the newest edit it ever started: IDs are
         /// unique in a store, so two loadables with the same ones (and one

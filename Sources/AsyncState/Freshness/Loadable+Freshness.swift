@@ -68,7 +68,7 @@ extension Loadable {
     /// the load in the same step (``load(_:_:overlap:)``, which supersedes
     /// the overtaken one), a host reloads what is in use.
     ///
-    /// Invalidating again moves the mark to the newest load. Invalidating a
+    /// Invalidating again moves the mark to the newest load started. Invalidating a
     /// loadable that never loaded is allowed.
     @inlinable
     public mutating func invalidate() {

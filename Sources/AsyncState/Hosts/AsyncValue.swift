@@ -409,9 +409,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// edits go on: ``cancel(edit:)`` rolls one back.
     @inlinable
     public func cancel() {
-        _store.send(.cancel(running: _loads.runningIDs))
+        let running = _loads.runningIDs
+        _store.send(.cancel(running: running))
         // What was cancelled is over now; pending edits go on.
-        _loads.endCancelled(_loads.runningIDs.filter { !_store._currentState.isPending(edit: $0) })
+        _loads.endCancelled(running.filter { !_store._currentState.isPending(edit: $0) })
     }
 
     /// Rolls edit `id` back at once and cancels its request.
@@ -426,8 +427,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// edits, whose callers get `.cancelled(id)`.
     @inlinable
     public func reset() {
-        _store.send(.reset(running: _loads.runningIDs))
-        _loads.endCancelled(_loads.runningIDs)
+        let running = _loads.runningIDs
+        _store.send(.reset(running: running))
+        _loads.endCancelled(running)
     }
 
     /// Stores a value directly, e.g. after a local edit or from a stream.

@@ -310,10 +310,12 @@ final class SharedLoads: Observable {
     /// at once. A load's last action comes when its work returns, and an
     /// operation that ignores cancellation may not return for a long time —
     /// or ever — while the load is already over: its state went back at
-    /// once. When that last action comes, it finds no callers to release.
+    /// once. The load still counts in `runningCount` until that last action,
+    /// as its work still runs (a tracker's Save stays disabled mid-save);
+    /// then it finds no callers left to release.
     @usableFromInline
     func endCancelled(_ ids: [LoadID]) {
-        for id in ids { ended(id, cancelled: true) }
+        for id in ids { running[id]?.end(cancelled: true) }
     }
 
     private func countChanged() {

@@ -13,7 +13,7 @@ extension Loadable {
         package var newestID: LoadID?
         package var activity: LoadActivity<Failure>?
         package var settledAt: LoadClock.Instant?
-        /// `.some(id)`: invalidated when `id` was the newest load.
+        /// `.some(id)`: invalidated when `id` was the newest load started (not queued).
         package var invalidatedBefore: LoadID??
         package var queuedIDs: [LoadID] = []
         package var pendingEdits: [(LoadID, AnyEdit<Value>)] = []

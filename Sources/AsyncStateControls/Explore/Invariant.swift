@@ -55,7 +55,7 @@ enum KitInvariant: String, CaseIterable, Sendable {
                 if let newest, event.id <= newest {
                     return (
                         .noInvalidationLost,
-                        "\(entry.path) was invalidated while load \(newest) was the newest; load \(event.id), which started before, cleared it"
+                        "\(entry.path) was invalidated while load \(newest) was the newest started; load \(event.id), which started before, cleared it"
                     )
                 }
             }

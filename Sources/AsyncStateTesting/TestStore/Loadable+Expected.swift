@@ -37,7 +37,7 @@ extension Loadable {
     ///   - partialValue: what the load in flight streamed so far.
     ///   - settledAt: when the confirmed value settled, if stamped.
     ///   - invalidatedBefore: `.some(id)` if invalidated when `id` was the
-    ///     newest load (`.some(nil)`: none had started).
+    ///     newest load started, not queued (`.some(nil)`: none had started).
     ///   - queuedIDs: loads waiting in the queue, oldest first.
     ///   - pendingEdits: the edits pending, in start order.
     ///   - reappliedEdits: edits confirmed while the load in flight runs.

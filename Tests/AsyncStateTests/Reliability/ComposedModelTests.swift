@@ -122,9 +122,11 @@ struct ComposedModelTests {
         /// The edit each edit ID started with.
         var edits: [UInt64: PlainEdit] = [:]
         var now = 0
-        /// The independent record of the invalidation: the newest load then,
-        /// if one is outstanding.
+        /// The independent record of the invalidation: the newest load that
+        /// had started then, if one is outstanding.
         var invalidation: UInt64??
+        /// The newest load whose `.started` the list applied.
+        var newestStarted: UInt64?
 
         init(window: Int?) {
             list = List(window: window)
@@ -255,9 +257,9 @@ struct ComposedModelTests {
                 stale = !list.isPending(edit: LoadID(id))
                 expected = reference.editRetry(id)
             case .invalidate:
-                // The newest load started then: a queued load starts on its turn, after this.
-                invalidation = .some(
-                    list.queuedIDs.isEmpty ? list.newestID?.rawValue : list.inFlightID.map(\.rawValue) ?? list.queuedIDs[0].rawValue - 1)
+                // The newest load that had received its `.started`: a queued
+                // load starts on its turn, after this.
+                invalidation = .some(newestStarted)
                 reference.invalidate()
                 list.invalidate()
             case .setValue(let count):
@@ -277,6 +279,7 @@ struct ComposedModelTests {
                 if stale, applied { return "a stale result won: \(action) was applied" }
                 if stale || !applied, list != before { return "\(action), dropped, changed the list" }
                 if applied != expected { return "\(action) applied: \(applied), the reference says \(expected)" }
+                if applied, case .started(let id) = action { newestStarted = max(newestStarted ?? 0, id.rawValue) }
                 if applied, case .at(_, .finished(let id, _)) = action, let mark = invalidation, mark.map({ id.rawValue > $0 }) ?? true {
                     invalidation = nil
                 }

@@ -84,7 +84,7 @@ struct ComposedReference {
 
     // Freshness.
     var settledAt: Int?
-    /// The newest load when last invalidated (`.some(nil)`: none had started); `nil` if not invalidated.
+    /// The newest load started (not queued) when last invalidated (`.some(nil)`: none had started); `nil` if not invalidated.
     var mark: UInt64??
 
     // The more lane.

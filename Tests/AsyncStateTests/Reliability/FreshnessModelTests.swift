@@ -23,7 +23,7 @@ struct FreshnessModelTests {
     struct Model {
         var loadable = RandomizedModelTests.Model()
         var settledAt: Int?
-        /// The newest ID at the last invalidation (`.some(nil)` if none had
+        /// The newest load started (not queued) at the last invalidation (`.some(nil)` if none had
         /// started); `nil` when not invalidated.
         var mark: UInt64??
         /// Whether a load started since the last invalidation.
