@@ -133,19 +133,7 @@ struct NamesFeature: Reducer {
 struct CacheReducerEditHoldTests {
     @Test("a collection timer that runs out during an edit keeps the entry; it is collected collectAfter after the edit settles")
     func collectedAfterTheEdit() async {
-        let clock = TestClock()
-        let (load, save) = (Gate<String>(), Gate<Bool>())
-        let store = Store(initialState: NamesFeature.State(), reducer: NamesFeature(clock: LoadClock(clock), load: load, save: save))
-        let loading = store.send(.names(.subscribe(7, at: LoadClock(clock).now)))
-        load.open(with: "Lee")
-        await loading.finish()
-        let renaming = store.send(.rename("Ada"))
-        await save.waitForArrivals()
-        let leaving = store.send(.names(.unsubscribe(7)))
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(60))
-        await leaving.finish()
-        #expect(store.names[7]?.value == "Ada", "kept while the rename is in flight")
+        let (store, clock, save, renaming) = await renamingUnusedEntry()
         #expect(store.names.users(of: 7) == 0)
         // Collected, there is no timer to wait for below.
         guard store.names[7] != nil else { return }
@@ -164,13 +152,32 @@ struct CacheReducerEditHoldTests {
 extension CacheReducerEditHoldTests {
     @Test("an edit rolled back by cancel(edit:) lets its entry go when its stale end arrives, a change not reported as dropped")
     func collectedAfterARollback() async {
-        let clock = TestClock()
-        let (load, save) = (Gate<String>(), Gate<Bool>())
-        let store = Store(initialState: NamesFeature.State(), reducer: NamesFeature(clock: LoadClock(clock), load: load, save: save))
+        let (store, clock, _, renaming) = await renamingUnusedEntry()
         var ends: [(action: String, isDropped: Bool)] = []
         store.observeTransitions { transition in
             if case .names(.entry(_, .edit(.cancelled))) = transition.action { ends.append(("\(transition.action)", transition.isDropped)) }
         }
+        await store.send(.undoRename).finish()
+        await renaming.finish()
+        #expect(ends.count == 1 && ends.first?.isDropped == false, "\(ends)")
+        #expect(store.names[7]?.value == "Lee", "rolled back")
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(60))
+        await yieldUntil { store.names.count == 0 }
+        #expect(store.names.count == 0, "collected collectAfter after the rollback's end")
+    }
+}
+
+extension CacheReducerEditHoldTests {
+    /// Loads key 7 as "Lee", starts renaming it to "Ada" (the save waits on
+    /// the returned gate), unsubscribes its only user and runs its
+    /// collection timer out: the entry is kept, showing the pending "Ada".
+    func renamingUnusedEntry() async -> (
+        store: Store<NamesFeature.State, NamesFeature.Action>, clock: TestClock, save: Gate<Bool>, renaming: StoreTask
+    ) {
+        let clock = TestClock()
+        let (load, save) = (Gate<String>(), Gate<Bool>())
+        let store = Store(initialState: NamesFeature.State(), reducer: NamesFeature(clock: LoadClock(clock), load: load, save: save))
         let loading = store.send(.names(.subscribe(7, at: LoadClock(clock).now)))
         load.open(with: "Lee")
         await loading.finish()
@@ -181,14 +188,7 @@ extension CacheReducerEditHoldTests {
         clock.advance(by: .seconds(60))
         await leaving.finish()
         #expect(store.names[7]?.value == "Ada", "kept while the rename is in flight")
-        await store.send(.undoRename).finish()
-        await renaming.finish()
-        #expect(ends.count == 1 && ends.first?.isDropped == false, "\(ends)")
-        #expect(store.names[7]?.value == "Lee", "rolled back")
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(60))
-        await yieldUntil { store.names.count == 0 }
-        #expect(store.names.count == 0, "collected collectAfter after the rollback's end")
+        return (store, clock, save, renaming)
     }
 }
 
