@@ -55,8 +55,10 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     private var nextTriggers = 0
 
     @usableFromInline let _registrar = ObservationRegistrar()
-    /// What every read of a key registers: told when a key is added or removed.
+    /// What a read of ``count`` registers: told when a key is added or removed.
     @usableFromInline let _keysChanged: KeyPath<Cache, Void>
+    /// What a read of a key not cached registers: told when a key is added.
+    @usableFromInline let _keyAdded: KeyPath<Cache, Void>
 
     /// Creates an empty cache that loads each key with `request`.
     ///
@@ -100,6 +102,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         self.request = request
         self.makeValue = makeValue
         _keysChanged = \Cache.keysChanged
+        _keyAdded = \Cache.keyAdded
     }
 
     isolated deinit {
@@ -114,7 +117,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     @inlinable
     public subscript(key: Key) -> AsyncValue<Value, Failure>? {
         guard let position = _book.position(of: key), let entry = _book._entries[position] else {
-            _registrar.access(self, keyPath: _keysChanged)
+            _registrar.access(self, keyPath: _keyAdded)
             return nil
         }
         // At +0: `entry` is held, and holds its `let _loads`.
@@ -122,8 +125,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         return entry
     }
 
-    /// What `_keysChanged` points at; only its identity matters.
+    /// What `_keysChanged` and `_keyAdded` point at; only their identity matters.
     var keysChanged: Void { () }
+    var keyAdded: Void { () }
 
     /// How many keys are cached.
     public var count: Int {
@@ -136,7 +140,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
 
     /// Whether `key`'s value is missing, invalidated, failed, or older than `staleAfter`.
     public func isStale(_ key: Key) -> Bool {
-        self[key]?.loadable.isStale(maxAge: staleAfter, at: clock.now) ?? true
+        // The entry's own read, on the cache's clock it was made with: its
+        // reader depends on when the value's age began, not on all its state.
+        self[key]?.isStale(maxAge: staleAfter) ?? true
     }
 
     /// Starts using `key`: creates its entry if needed, loads it if its value
@@ -145,7 +151,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     public func subscribe(_ key: Key) -> Subscription {
         var isNew = false
         let commands = _book.subscribe(key, capacity: capacity) { makeEntry(key, &isNew) }
-        if isNew { announceKeysChanged() }
+        if isNew { announceKeyAdded() }
         let loaded = carryOut(commands)
         let entry = self[key]!
         return Subscription(key: key, entry: entry, cache: self, loaded: loaded)
@@ -159,7 +165,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     public func prefetch(_ key: Key) async {
         var isNew = false
         let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key, &isNew) }
-        if isNew { announceKeysChanged() }
+        if isNew { announceKeyAdded() }
         guard let waiting = carryOut(commands) else { return }
         // Awaiting a task's value does not hear the awaiting task's
         // cancellation: passed on, it makes the waiting caller leave.
@@ -216,9 +222,11 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         }
     }
 
-    /// Reloads `key` every `interval` while it is in use, skipping a tick
-    /// while a load of it is in flight, until the cache is released or
-    /// ``stopPolling(_:)``. Polling a key again replaces its poll.
+    /// Reloads `key` every `interval` while it is in use, until the cache is
+    /// released or ``stopPolling(_:)``. A tick is skipped while a load of the
+    /// key is in flight — one that no invalidation has overtaken, or a "load
+    /// more", which a reload would supersede. Polling a key again replaces
+    /// its poll.
     public func poll(_ key: Key, every interval: Duration) {
         tasks[.poll(key)]?.cancel()
         let clock = clock
@@ -227,10 +235,11 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 guard (try? await clock.sleep(for: interval)) != nil else { return }
                 await Task.yield()
                 guard let self, !Task.isCancelled else { return }
-                guard self.users(of: key) > 0, let entry = self[key], !entry.isLoading else { continue }
+                guard self.users(of: key) > 0, let entry = self[key], entry._store._currentState.isDueForPollTick else { continue }
                 // Entered now, so a release cancels it; not awaited, so the
-                // poll keeps its schedule while the load runs.
-                let entered = entry.entering(self.request(key), .firstWins)
+                // poll keeps its schedule while the load runs. It supersedes
+                // only a load an invalidation has overtaken.
+                let entered = entry.entering(self.request(key), .latestWins)
                 if case .waiting = entered { Task { _ = await entry.participation(in: entered) } }
             }
         }
@@ -248,7 +257,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     // MARK: Carrying out the book's commands
 
     /// Makes an entry, while the book inserts it. Its readers are told
-    /// after the insertion (`announceKeysChanged()`), not here: a reader's
+    /// after the insertion (`announceKeyAdded()`), not here: a reader's
     /// change handler that reads again would read the book in the middle of
     /// its change — a fatal access conflict — and find no key.
     private func makeEntry(_ key: Key, _ isNew: inout Bool) -> AsyncValue<Value, Failure> {
@@ -270,10 +279,19 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         _ = carryOut(_book.editsSettled(key, capacity: capacity, collectAfter: collectAfter))
     }
 
-    /// Tells the readers of keys not cached that a key was added or removed.
+    /// Tells the readers of ``count`` that a key was added or removed.
     private func announceKeysChanged() {
         _registrar.willSet(self, keyPath: _keysChanged)
         _registrar.didSet(self, keyPath: _keysChanged)
+    }
+
+    /// Tells the readers of keys not cached, and of ``count``, that a key
+    /// was added. A removal tells only ``count``'s: a key not cached before
+    /// it is still not cached after.
+    private func announceKeyAdded() {
+        _registrar.willSet(self, keyPath: _keyAdded)
+        _registrar.didSet(self, keyPath: _keyAdded)
+        announceKeysChanged()
     }
 
     /// Runs `commands`; returns the task of the load one of them started or

@@ -27,8 +27,9 @@ public enum CacheAction<Key: Hashable & Sendable, Value: Equatable, Failure: Equ
     /// A refetch trigger at `at` (the app became active, the network came
     /// back): every entry in use whose value is stale reloads.
     case refetchStale(at: LoadClock.Instant)
-    /// Reloads `key` now if it is cached and in use, unless a load that no
-    /// invalidation has overtaken is in flight — a poll tick.
+    /// Reloads `key` now if it is cached and in use — a poll tick — unless a
+    /// load of it is in flight: one that no invalidation has overtaken, or a
+    /// "load more", which a reload would supersede.
     case refetch(Key)
     /// The collection timer of an idle spell ran out; ignored if the entry
     /// was used again since.

@@ -101,7 +101,10 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
             return carryOut(state._book.refetchStale(), on: &state, at: now, joins: false)
         case .refetch(let key):
             guard state.users(of: key) > 0 else { return Effect.dropped }
-            return state.update(key) { $0.loadIfNeeded(embed(key), stamped(key), maxAge: .zero, at: nil) }.map(dropJoin) ?? .none
+            return state.update(key) { loadable in
+                guard loadable.isDueForPollTick else { return .none }
+                return loadable.load(embed(key), stamped(key))
+            } ?? .none
         case .collect(let key, let token):
             guard state._book.idleToken(of: key) == token else { return Effect.dropped }
             // Kept, out of its idle spell, while an edit of it is in flight.

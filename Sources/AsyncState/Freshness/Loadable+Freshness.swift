@@ -57,9 +57,24 @@ extension Loadable {
     /// A load in flight does not change the answer: it is about the value shown.
     @inlinable
     public func isStale(maxAge: Duration, at now: LoadClock.Instant) -> Bool {
-        guard _invalidation == nil, case .success = _settled, _value.isSome, let settledAt = _settledAt else { return true }
-        guard maxAge > .zero else { return true }
-        return settledAt.advanced(by: maxAge) <= now
+        Self.isStale(freshSince: freshSince, maxAge: maxAge, at: now)
+    }
+
+    /// The rule of ``isStale(maxAge:at:)``, given the value's `freshSince`.
+    @inlinable
+    static func isStale(freshSince: LoadClock.Instant?, maxAge: Duration, at now: LoadClock.Instant) -> Bool {
+        guard let freshSince, maxAge > .zero else { return true }
+        return freshSince.advanced(by: maxAge) <= now
+    }
+
+    /// When the value's age began, if it can be fresh at all: `nil` when it
+    /// is stale for every `maxAge` (no value, a failure, an invalidation, an
+    /// unknown age). All that ``isStale(maxAge:at:)`` reads of the state, so
+    /// a host's reader of staleness depends on this alone.
+    @inlinable
+    var freshSince: LoadClock.Instant? {
+        guard _invalidation == nil, case .success = _settled, _value.isSome else { return nil }
+        return _settledAt
     }
 
     /// Marks the value stale. A load in flight is overtaken: its result is

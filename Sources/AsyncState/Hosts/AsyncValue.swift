@@ -201,7 +201,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// The pending optimistic edits by ID, in start order.
     @inlinable
-    public var pendingEdits: KeyedStates<LoadID, AnyEdit<Value>> { _store.state.pendingEdits }
+    public var pendingEdits: KeyedStates<LoadID, AnyEdit<Value>> {
+        _registered(_store._currentState.pendingEdits, .pendingEdits, \.pendingEdits)
+    }
 
     /// The failure of the last edit whose request failed, until another starts.
     @inlinable
@@ -229,7 +231,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     public func isStale(maxAge: Duration) -> Bool {
         guard let clock = _clock else { return true }
-        return _store.state.isStale(maxAge: maxAge, at: clock.now)
+        // Its reader depends on when the value's age began, not on the whole
+        // state: a load that starts leaves the answer as it was.
+        let freshSince = _registered(_store._currentState.freshSince, .freshSince, \.freshSince)
+        return Loadable<Value, Failure>.isStale(freshSince: freshSince, maxAge: maxAge, at: clock.now)
     }
 
     /// Whether the value was invalidated and no load started since succeeded.
@@ -239,6 +244,11 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// How many loads of this value — of any lane, superseded ones still
     /// running included — and edits have work running now. An
     /// ``OperationTracker`` key is active while it is above zero.
+    ///
+    /// A load's work runs until its task ends: an untimed operation's until
+    /// it returns, also once cancelled; a timed load's until its deadline, or
+    /// until it is cancelled — a timeout abandons an operation that ignores
+    /// cancellation, and stops counting it.
     public var runningCount: Int { _loads.runningCount }
 
     /// Observes every action this value processes, for logs and timelines.
@@ -679,7 +689,7 @@ final class EditOutcome<Value, Failure: Equatable> {
 @usableFromInline
 enum AsyncValueMember: Int {
     case value, state, error, isLoading, activity, partialValue, waitingCount
-    case editError, isLoadingMore, moreActivity, moreError, hasMore, isInvalidated
+    case pendingEdits, editError, isLoadingMore, moreActivity, moreError, hasMore, isInvalidated, freshSince
 
-    @usableFromInline static let count = 13
+    @usableFromInline static let count = 15
 }

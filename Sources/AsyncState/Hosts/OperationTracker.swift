@@ -60,7 +60,9 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     }
 
     /// Whether an operation `key` is running: any of its runs, also one a
-    /// newer run superseded but let finish.
+    /// newer run superseded but let finish, or one cancelled whose untimed
+    /// operation has not returned. A run with a timeout stops counting at its
+    /// deadline or when cancelled (see ``AsyncValue/runningCount``).
     public func isActive(_ key: Key) -> Bool {
         (entry(key)?.runningCount ?? 0) > 0
     }

@@ -78,6 +78,16 @@ extension Loadable where Failure: Error {
         return inFlight
     }
 
+    /// Whether a poll tick reloads the value now — one rule for both caches.
+    /// Not while a load that no invalidation has overtaken is in flight or
+    /// queued, which already answers it, nor while a "load more" is: a
+    /// reload would supersede it and drop the page a user asked for, on every
+    /// tick that lands while a page loads.
+    package var isDueForPollTick: Bool {
+        if let overlapped = overlappedID, !isOvertaken(overlapped) { return false }
+        return !isLoadingMore
+    }
+
     /// A load of this value only if it needs one: with a load in flight, a
     /// wait for it; after a success that is still fresh, nothing; otherwise a
     /// load, as ``load(_:_:overlap:)`` starts one.

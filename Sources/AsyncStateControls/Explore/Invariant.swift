@@ -51,7 +51,13 @@ enum KitInvariant: String, CaseIterable, Sendable {
         }
         if event.kind == .finished, !isDropped {
             for entry in loadablesAfter where entry.loadable.invalidatedBefore == nil {
-                guard let newest = entry.loadable.earlier(in: loadablesBefore, at: entry.path)?.invalidatedBefore else { continue }
+                // Only the loadable whose load this is: IDs are the store's,
+                // so another loadable's invalidation, cleared in the same
+                // step by the reducer (a detail reset when its list
+                // arrives), is not this load's doing.
+                guard let earlier = entry.loadable.earlier(in: loadablesBefore, at: entry.path), earlier.liveIDs.contains(event.id),
+                    let newest = earlier.invalidatedBefore
+                else { continue }
                 if let newest, event.id <= newest {
                     return (
                         .noInvalidationLost,

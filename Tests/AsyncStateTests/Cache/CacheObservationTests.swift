@@ -63,6 +63,18 @@ struct CacheObservationTests {
         withExtendedLifetime((subscriptions, nine)) {}
     }
 
+    @Test("a read of a key that is not cached is not told when another key leaves the cache; a read of count is")
+    func otherKeyRemoved() async {
+        let (cache, _, subscriptions) = await loaded(collectAfter: .zero)
+        let nineChanged = tracking { _ = cache[9] }
+        let countChanged = tracking { _ = cache.count }
+        subscriptions[7]?.cancel() // collected at once
+        #expect(cache[7] == nil)
+        #expect(!nineChanged.isSet, "key 9 was not cached, and still is not")
+        #expect(countChanged.isSet)
+        withExtendedLifetime(subscriptions) {}
+    }
+
     @Test("a read of a key is told when its entry is collected, and a key that takes its place is observed on its own")
     func collectedAndReplaced() async {
         let (cache, backend, subscriptions) = await loaded(collectAfter: .zero)

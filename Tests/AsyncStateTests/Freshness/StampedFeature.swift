@@ -4,27 +4,27 @@ import AsyncStateControls
 /// Hands each load the next gate, so a test decides when and how every load
 /// ends — also the reloads a reducer starts by itself.
 @MainActor
-final class GateQueue {
-    private var prepared: [Gate<Int>] = []
+final class GateQueue<Value: Sendable> {
+    private var prepared: [Gate<Value>] = []
     /// Every gate a load has taken, in order.
-    private(set) var taken: [Gate<Int>] = []
+    private(set) var taken: [Gate<Value>] = []
 
     /// Gates for the next loads, in order; later loads get fresh, closed gates.
-    func prepare(_ count: Int) -> [Gate<Int>] {
-        let gates = (0..<count).map { _ in Gate<Int>() }
+    func prepare(_ count: Int) -> [Gate<Value>] {
+        let gates = (0..<count).map { _ in Gate<Value>() }
         prepared += gates
         return gates
     }
 
-    func take() -> Gate<Int> {
-        let gate = prepared.isEmpty ? Gate<Int>() : prepared.removeFirst()
+    func take() -> Gate<Value> {
+        let gate = prepared.isEmpty ? Gate<Value>() : prepared.removeFirst()
         taken.append(gate)
         return gate
     }
 
     /// A load that waits on the next gate; any error is `.offline`.
-    nonisolated func request() -> LoadRequest<Int, TestError> {
-        LoadRequest { () async throws(TestError) -> Int in
+    nonisolated func request() -> LoadRequest<Value, TestError> {
+        LoadRequest { () async throws(TestError) -> Value in
             do { return try await self.take().wait() } catch { throw .offline }
         }
     }
@@ -54,10 +54,10 @@ struct StampedFeature: Reducer {
 
     let clock: TestClock
     let loadClock: LoadClock
-    let gates: GateQueue
+    let gates: GateQueue<Int>
     var maxAge: Duration = .seconds(60)
 
-    init(clock: TestClock, gates: GateQueue, maxAge: Duration) {
+    init(clock: TestClock, gates: GateQueue<Int>, maxAge: Duration) {
         self.clock = clock
         self.loadClock = LoadClock(clock)
         self.gates = gates
@@ -110,10 +110,11 @@ extension StampedFeature.Action: CustomStringConvertible {
 
 @MainActor
 func makeStampedStore(maxAge: Duration = .seconds(60)) -> (
-    Store<StampedFeature.State, StampedFeature.Action>, TestClock, GateQueue, TransitionLog<StampedFeature.State, StampedFeature.Action>
+    Store<StampedFeature.State, StampedFeature.Action>, TestClock, GateQueue<Int>,
+    TransitionLog<StampedFeature.State, StampedFeature.Action>
 ) {
     let clock = TestClock()
-    let gates = GateQueue()
+    let gates = GateQueue<Int>()
     let store = Store(initialState: StampedFeature.State(), reducer: StampedFeature(clock: clock, gates: gates, maxAge: maxAge))
     let log = TransitionLog(store) { "\($0.user)" }
     return (store, clock, gates, log)

@@ -41,6 +41,31 @@ struct OperationTrackerCancelTests {
         #expect(!tracker.isAnyActive)
     }
 
+    @Test(
+        "a run with a timeout stops counting at its deadline, or at once when cancelled, though its operation still runs",
+        arguments: [false, true])
+    func timedRunStopsCounting(cancelled: Bool) async {
+        let clock = TestClock()
+        let tracker = OperationTracker<Operation, TestError>()
+        let gate = Gate<Int>()
+        // An operation that ignores cancellation: it returns only when the gate opens.
+        let save = LoadRequest<Int, TestError> { () async throws(TestError) in await gate.value() ?? -1 }
+            .timeout(LoadTimeout(.seconds(5), clock: clock, failure: .timedOut))
+        let run = await startCaller { await tracker.run(.save, save) }
+        await gate.waitForArrivals()
+        if cancelled {
+            tracker.cancel(.save)
+            #expect(await run.value == .cancelled)
+        } else {
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(5))
+            #expect(await run.value == .failure(.timedOut))
+        }
+        await yieldUntil { !tracker.isActive(.save) }
+        #expect(!tracker.isActive(.save), "the timeout abandoned the operation, which still waits on its gate")
+        gate.open(with: 1)
+    }
+
     @Test("a .queue run whose caller's task is already cancelled never runs")
     func preCancelledQueuedRun() async {
         let tracker = Tracker()

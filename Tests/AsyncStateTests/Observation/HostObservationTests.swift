@@ -40,6 +40,35 @@ struct HostObservationTests {
         #expect(profile.value == 2)
     }
 
+    @Test(
+        "AsyncValue: the readers of pendingEdits and of staleness are told when an edit starts or settles and when the value settles, not when a load starts"
+    )
+    func pendingEditsAndStaleness() async {
+        let clock = TestClock()
+        let value = AsyncValue<Int, TestError>(value: 1, clock: clock)
+        let readers = Readers()
+        readers.add("pendingEdits", rereads: true) { _ = value.pendingEdits }
+        readers.add("isStale", rereads: true) { _ = value.isStale(maxAge: .seconds(60)) }
+        let load = Gate<Int>()
+        let loading = await startCaller { await value.load { () async throws(TestError) in await load.value() ?? -1 } }
+        await load.waitForArrivals()
+        #expect(readers.told == [:], "a load in flight changes neither")
+        let save = Gate<Bool>()
+        let editing = await startCaller { await value.edit(CacheModelTests.AddOne(), saving(save)) }
+        await save.waitForArrivals()
+        #expect(readers.told == ["pendingEdits": 1])
+        readers.reset()
+        clock.advance(by: .seconds(1))
+        load.open(with: 5)
+        await loading.value
+        #expect(readers.told == ["isStale": 1], "the value settled a second later: its age began anew")
+        readers.reset()
+        save.open(with: true)
+        _ = await editing.value
+        #expect(readers.told == ["pendingEdits": 1])
+        #expect(value.value == 6 && value.pendingEdits.isEmpty)
+    }
+
     @Test("Cache: a reader of one entry is not told when another entry loads")
     func cache() async {
         let cache = Cache<Int, Int, Never>(clock: ContinuousClock(), staleAfter: .seconds(60)) { key in

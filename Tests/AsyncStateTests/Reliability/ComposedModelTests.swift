@@ -366,6 +366,7 @@ struct ComposedModelTests {
             check(
                 "isStale", list.isStale(maxAge: .milliseconds(ComposedModelTests.maxAge), at: instant(ms: now)),
                 r.isStale(maxAge: ComposedModelTests.maxAge, now: now))
+            check("isDueForPollTick", list.isDueForPollTick, r.isDueForPollTick)
             check("moreID", list.moreID?.rawValue, r.more?.id)
             check("loadingMore", list.loadingMore, r.more.map { Self.request($0.page, $0.list) })
             check("newestMoreID", list.newestMoreID?.rawValue, r.moreNewest)

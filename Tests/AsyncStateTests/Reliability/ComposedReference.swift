@@ -141,6 +141,15 @@ struct ComposedReference {
         return id <= before
     }
 
+    /// Whether a poll tick reloads: no "load more" in flight, and every
+    /// load in flight or queued started before the last invalidation.
+    var isDueForPollTick: Bool {
+        guard more == nil else { return false }
+        return ([inFlight].compactMap { $0 } + queue).allSatisfy { id in
+            if case .some(.some(let newest)) = mark { id <= newest } else { false }
+        }
+    }
+
     func isStale(maxAge: Int, now: Int) -> Bool {
         guard mark == nil, settled == .success, confirmed != nil, let settledAt, maxAge > 0 else { return true }
         return settledAt + maxAge <= now
