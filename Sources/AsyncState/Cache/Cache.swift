@@ -224,9 +224,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
 
     /// Reloads `key` every `interval` while it is in use, until the cache is
     /// released or ``stopPolling(_:)``. A tick is skipped while a load of the
-    /// key is in flight — one that no invalidation has overtaken, or a "load
-    /// more", which a reload would supersede. Polling a key again replaces
-    /// its poll.
+    /// key is in flight or queued — one that no invalidation has overtaken,
+    /// or a "load more", which a reload would supersede. Polling a key again
+    /// replaces its poll.
     public func poll(_ key: Key, every interval: Duration) {
         tasks[.poll(key)]?.cancel()
         let clock = clock

@@ -28,8 +28,8 @@ public enum CacheAction<Key: Hashable & Sendable, Value: Equatable, Failure: Equ
     /// back): every entry in use whose value is stale reloads.
     case refetchStale(at: LoadClock.Instant)
     /// Reloads `key` now if it is cached and in use — a poll tick — unless a
-    /// load of it is in flight: one that no invalidation has overtaken, or a
-    /// "load more", which a reload would supersede.
+    /// load of it is in flight or queued: one that no invalidation has
+    /// overtaken, or a "load more", which a reload would supersede.
     case refetch(Key)
     /// The collection timer of an idle spell ran out; ignored if the entry
     /// was used again since.

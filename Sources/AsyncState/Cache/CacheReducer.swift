@@ -102,7 +102,7 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
         case .refetch(let key):
             guard state.users(of: key) > 0 else { return Effect.dropped }
             return state.update(key) { loadable in
-                guard loadable.isDueForPollTick else { return .none }
+                guard loadable.isDueForPollTick else { return Effect.dropped }
                 return loadable.load(embed(key), stamped(key))
             } ?? .none
         case .collect(let key, let token):

@@ -29,6 +29,9 @@ package enum LoadInspection {
         package var liveIDs: [LoadID]
         /// `.some(id)` while invalidated, `id` the newest load started then.
         package var invalidatedBefore: LoadID??
+        /// Whether it shows a value settled by a success: what a lost
+        /// invalidation would pass off as fresh.
+        package var showsSucceededValue: Bool
         /// The newest load and the newest edit it ever started: IDs are
         /// unique in a store, so two loadables with the same ones (and one
         /// of them set) are one loadable at two moments.
@@ -199,8 +202,9 @@ extension Loadable: InspectableLoadable {
             live += layers._edits._pendingIDs
             live += layers._queued
         }
+        let showsSucceededValue: Bool = if case .success = _settled, _value != nil { true } else { false }
         return LoadInspection.Loadable(
-            liveIDs: live, invalidatedBefore: invalidatedBefore, newestLoadID: _newestID,
+            liveIDs: live, invalidatedBefore: invalidatedBefore, showsSucceededValue: showsSucceededValue, newestLoadID: _newestID,
             newestEditID: _layers?._contents._edits._newestID, base: self)
     }
 

@@ -27,7 +27,9 @@ extension Effect {
     /// against the load in flight then, and the wait does not decide again:
     /// a load decided as a start supersedes whatever runs when the wait is
     /// over, and a join or a queued start waits for the load that was in
-    /// flight then — a join of a load that has since ended starts nothing.
+    /// flight then — a join of a load that has since ended starts nothing,
+    /// and a queued start behind one starts at once, superseding a load
+    /// started during the wait.
     /// To have the policy decided when the wait is over, or to let started
     /// loads keep running (and have late answers dropped as stale instead),
     /// debounce an action and start the load from it:

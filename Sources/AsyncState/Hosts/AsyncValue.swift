@@ -245,10 +245,11 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// running included — and edits have work running now. An
     /// ``OperationTracker`` key is active while it is above zero.
     ///
-    /// A load's work runs until its task ends: an untimed operation's until
-    /// it returns, also once cancelled; a timed load's until its deadline, or
-    /// until it is cancelled — a timeout abandons an operation that ignores
-    /// cancellation, and stops counting it.
+    /// A load counts until its task ends: an untimed one until its operation
+    /// returns, also once cancelled; one with a timeout until its operation
+    /// returns, its deadline passes or it is cancelled, whichever comes
+    /// first — a timeout abandons an operation that ignores cancellation,
+    /// which then no longer counts.
     public var runningCount: Int { _loads.runningCount }
 
     /// Observes every action this value processes, for logs and timelines.
@@ -523,8 +524,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// cache releasing the entry) finds the load already in flight.
     @inlinable
     func enteringIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration?, joins: Bool = true) -> Entry {
-        if let overlapped = _store._currentState.overlappedID, !_store._currentState.isOvertaken(overlapped) {
-            return joins ? joining(overlapped) : .done(.ignored)
+        if let joinable = _store._currentState.joinableID {
+            return joins ? joining(joinable) : .done(.ignored)
         }
         guard _store._currentState.needsLoad(maxAge: maxAge, at: _clock?.now) else { return .done(.ignored) }
         return entering(request, .latestWins)

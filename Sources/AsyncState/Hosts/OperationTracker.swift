@@ -62,7 +62,8 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// Whether an operation `key` is running: any of its runs, also one a
     /// newer run superseded but let finish, or one cancelled whose untimed
     /// operation has not returned. A run with a timeout stops counting at its
-    /// deadline or when cancelled (see ``AsyncValue/runningCount``).
+    /// deadline or when cancelled, if its operation has not returned by then
+    /// (see ``AsyncValue/runningCount``).
     public func isActive(_ key: Key) -> Bool {
         (entry(key)?.runningCount ?? 0) > 0
     }

@@ -78,14 +78,22 @@ extension Loadable where Failure: Error {
         return inFlight
     }
 
+    /// The load a new start would join or yield to: the one it overlaps,
+    /// unless an invalidation overtook it — a load whose result is already
+    /// out of date is never waited for.
+    @inlinable
+    var joinableID: LoadID? {
+        guard let overlapped = overlappedID, !isOvertaken(overlapped) else { return nil }
+        return overlapped
+    }
+
     /// Whether a poll tick reloads the value now — one rule for both caches.
     /// Not while a load that no invalidation has overtaken is in flight or
     /// queued, which already answers it, nor while a "load more" is: a
     /// reload would supersede it and drop the page a user asked for, on every
     /// tick that lands while a page loads.
     package var isDueForPollTick: Bool {
-        if let overlapped = overlappedID, !isOvertaken(overlapped) { return false }
-        return !isLoadingMore
+        joinableID == nil && !isLoadingMore
     }
 
     /// A load of this value only if it needs one: with a load in flight, a
@@ -109,7 +117,7 @@ extension Loadable where Failure: Error {
         maxAge: Duration? = nil,
         at now: LoadClock.Instant? = nil
     ) -> Effect<Action> {
-        if let overlapped = overlappedID, !isOvertaken(overlapped) { return Effect(.joinLoad(overlapped)) }
+        if let joinable = joinableID { return Effect(.joinLoad(joinable)) }
         guard needsLoad(maxAge: maxAge, at: now) else { return .none }
         return Effect(request.loadEffect(embed, cancelsEarlier: true, start: _value))
     }

@@ -50,14 +50,14 @@ enum KitInvariant: String, CaseIterable, Sendable {
             }
         }
         if event.kind == .finished, !isDropped {
-            for entry in loadablesAfter where entry.loadable.invalidatedBefore == nil {
-                // Only the loadable whose load this is: IDs are the store's,
-                // so another loadable's invalidation, cleared in the same
-                // step by the reducer (a detail reset when its list
-                // arrives), is not this load's doing.
-                guard let earlier = entry.loadable.earlier(in: loadablesBefore, at: entry.path), earlier.liveIDs.contains(event.id),
-                    let newest = earlier.invalidatedBefore
-                else { continue }
+            // A loss shows a value as fresh: a loadable the step left with
+            // no succeeded value (reset, say, as its list arrived) shows
+            // nothing stale, whichever loadable's load ended. Any loadable
+            // is checked — a reducer may write one load's result into
+            // another — and IDs are the store's, so "started before" holds
+            // across loadables.
+            for entry in loadablesAfter where entry.loadable.invalidatedBefore == nil && entry.loadable.showsSucceededValue {
+                guard let newest = entry.loadable.earlier(in: loadablesBefore, at: entry.path)?.invalidatedBefore else { continue }
                 if let newest, event.id <= newest {
                     return (
                         .noInvalidationLost,

@@ -22,6 +22,9 @@ struct MasterDetail: Reducer {
     /// Broken on purpose: shows every detail that arrives as the settled
     /// value, generations and invalidation ignored.
     var forgetsInvalidation = false
+    /// Broken on purpose: shows the first row of each new list as the
+    /// detail, a success, whatever the detail's invalidation says.
+    var writesDetailFromList = false
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -40,7 +43,9 @@ struct MasterDetail: Reducer {
             let before = state.list.value
             let effect: Effect<Action> = state.list.reduce(load)
             guard state.list.value != before else { return effect }
-            return .merge(effect, .cancel(load: state.detail.reset()))
+            let reset: Effect<Action> = .cancel(load: state.detail.reset())
+            if writesDetailFromList, let row = state.list.value?.first { state.detail = Loadable(value: "row \(row)") }
+            return .merge(effect, reset)
         case .detail(.finished(_, let detail)) where forgetsInvalidation:
             state.detail = Loadable(value: detail)
             return .none
@@ -55,20 +60,23 @@ struct MasterDetail: Reducer {
     }
 }
 
-/// "No invalidation lost" is about the loadable whose load ended: load IDs
-/// are the store's, so a load of another loadable, ending in the step where
-/// the reducer resets an invalidated one, is not that loadable's load
-/// (found by an outside reading: the check failed a correct feature, and
-/// passed it once its script started the loads in another order).
+/// "No invalidation lost" means nothing shows, as fresh, a value from a load
+/// started before the invalidation. A reducer that resets an invalidated
+/// loadable as another loadable's load ends shows nothing stale (found by an
+/// outside reading: the check failed such a feature, and passed it once its
+/// script started the loads in another order); one that writes that load's
+/// result into it does.
 @Suite("Exploring: no invalidation lost")
 @MainActor
 struct ExplorerInvalidationTests {
-    func feature(_ operations: ControlledOperations, forgetsInvalidation: Bool = false) -> MasterDetail {
+    /// The feature over controlled operations, `broken` as a test asks.
+    func feature(_ operations: ControlledOperations, broken: (inout MasterDetail) -> Void = { _ in }) -> MasterDetail {
         let list = operations.operation("list") { _ in Result<[Int], SearchFailure>.success([1, 2]) }
         let detail = operations.operation("detail") { call in Result<String, SearchFailure>.success("v\(call)") }
-        return MasterDetail(
-            fetchList: { () throws(SearchFailure) in try await list() }, fetchDetail: { () throws(SearchFailure) in try await detail() },
-            forgetsInvalidation: forgetsInvalidation)
+        var feature = MasterDetail(
+            fetchList: { () throws(SearchFailure) in try await list() }, fetchDetail: { () throws(SearchFailure) in try await detail() })
+        broken(&feature)
+        return feature
     }
 
     @Test(
@@ -87,10 +95,20 @@ struct ExplorerInvalidationTests {
         let kept = await explore(MasterDetail.State(), script: [.loadDetail, .detailStale]) { feature($0) }
         #expect(kept.failure == nil)
         let report = await explore(MasterDetail.State(), script: [.loadDetail, .detailStale]) {
-            feature($0, forgetsInvalidation: true)
+            feature($0) { $0.forgetsInvalidation = true }
         }
         let failure = try #require(report.failure)
         #expect(failure.invariant == "no invalidation lost")
         #expect(failure.message.contains("load #1, which started before, cleared it"), "\(failure.message)")
+    }
+
+    @Test("a reducer that writes a load's result into another loadable, invalidated after that load started, as fresh is caught")
+    func lostAcrossLoadablesCaught() async throws {
+        let report = await explore(MasterDetail.State(), script: [.loadList, .loadDetail, .detailStale]) {
+            feature($0) { $0.writesDetailFromList = true }
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "no invalidation lost")
+        #expect(failure.message.hasPrefix("detail was invalidated while load #2 was the newest started; load #1"), "\(failure.message)")
     }
 }

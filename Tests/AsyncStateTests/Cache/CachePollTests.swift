@@ -95,6 +95,10 @@ struct CachePollTests {
         let (firsts, more) = (firstQueue.prepare(3), moreQueue.prepare(1)[0])
         let feature = PagedFeature(clock: LoadClock(clock), firsts: firstQueue, more: moreQueue)
         let store = Store(initialState: PagedFeature.State(), reducer: feature)
+        var ticks: [Bool] = []
+        store.observeTransitions { transition in
+            if case .pages(.refetch) = transition.action { ticks.append(transition.isDropped) }
+        }
         let subscribing = store.send(.pages(.subscribe(1, at: LoadClock(clock).now)))
         await firsts[0].waitForArrivals()
         #expect(store.send(.pages(.refetch(1))).isEmpty, "the first page is loading")
@@ -123,5 +127,6 @@ struct CachePollTests {
         await ticked.finish()
         #expect(store.pages[1]?.value.map(Array.init) == [11, 12, 13])
         #expect(store.pages[1]?.isInvalidated == false)
+        #expect(ticks == [true, true, false, false, true], "a skipped tick changes nothing: it is reported as dropped")
     }
 }
