@@ -375,7 +375,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         }
         let loaded = _loaded
         let outcome = EditOutcome<Value, Failure>()
-        let participation = await start(
+        let newest = _store._currentState.newestPendingEdit
+        let entry = beginning(
             .start { state in
                 state.edit(
                     { action in
@@ -383,6 +384,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
                         return loaded(action)
                     }, edit, request, overlap: overlap)
             })
+        // A newer edit under a latest-wins policy rolled the pending one
+        // back: it is over for its callers now, as after `cancel(edit:)`.
+        if let newest, !_store._currentState.isPending(edit: newest) { _loads.endCancelled([newest]) }
+        let participation = await participation(in: entry)
         _editSettled?(self)
         switch participation {
         case .ignored: return nil
@@ -426,10 +431,13 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _loads.endCancelled(running.filter { !_store._currentState.isPending(edit: $0) })
     }
 
-    /// Rolls edit `id` back at once and cancels its request.
+    /// Rolls edit `id` back at once and cancels its request; the edit's
+    /// callers return `.cancelled(id)` at once, also while a request that
+    /// ignores cancellation runs on.
     @inlinable
     public func cancel(edit id: LoadID) {
         _store.send(.abandon(id))
+        _loads.endCancelled([id])
     }
 
     /// Returns to `.notLoaded`, forgetting the value and cancelling every

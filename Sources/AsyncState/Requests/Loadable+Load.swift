@@ -179,10 +179,12 @@ extension Loadable where Failure: Error {
     /// newest one pending: ``OverlapPolicy/queue`` shows it at once and runs
     /// its request after the requests before it, in order (saves that must all
     /// arrive); ``OverlapPolicy/firstWins`` ignores it; ``OverlapPolicy/join``
-    /// waits for the pending one instead; ``OverlapPolicy/latestWins`` cancels
-    /// the pending one, rolling it back.
+    /// waits for the pending one instead; ``OverlapPolicy/latestWins`` rolls
+    /// the pending one back at once, as ``cancel(edit:)`` does, and cancels
+    /// its request — or, with `cancellingEarlier: false`, lets the request
+    /// run to its end, whose result is dropped.
     @inlinable
-    public func edit<Action>(
+    public mutating func edit<Action>(
         _ embed: @escaping (consuming LoadAction<Value, Failure>) -> Action,
         _ edit: some Edit<Value>,
         _ request: LoadRequest<Void, Failure>,
@@ -199,6 +201,10 @@ extension Loadable where Failure: Error {
         switch overlap.decision(inFlight: newest) {
         case .start:
             let load = Effect(confirming.loadEffect(editEmbed, cancelsEarlier: false, stampsResult: false, announcesPlan: false))
+            // Rolled back now, not when its request's end comes back: a
+            // request that ignores cancellation, or one let finish, may end
+            // long after, and its end is then dropped as stale.
+            _ = cancel(edit: newest)
             return overlap.cancelsEarlier ? .merge(.cancel(load: newest), load) : load
         case .ignore:
             return .none
