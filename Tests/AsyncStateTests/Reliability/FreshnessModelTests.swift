@@ -49,7 +49,7 @@ struct FreshnessModelTests {
 
     @Test("100,000 random sequences keep the freshness rules")
     func randomSequences() async {
-        let run = RandomizedRun(defaultCount: 100_000)
+        let run = RandomizedRun(defaultCount: 100_000, sanitizedMaximum: 1_000)
         var steps = 0
         var reloads = 0
         let passed = await run.playSequences { seed in

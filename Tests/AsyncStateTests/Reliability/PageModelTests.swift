@@ -235,7 +235,8 @@ struct PageModelTests {
 
     @Test(
         "every sequence of events from four starting lists agrees with the model: up to four with no window, three with a window of one",
-        arguments: [(nil, 4), (1, 3)] as [(Int?, Int)])
+        // One event shorter under the thread sanitizer, as `ExhaustiveInterleavingTests.checkedStarts` explains.
+        arguments: (RandomizedRun.isSanitized ? [(nil, 3), (1, 2)] : [(nil, 4), (1, 3)]) as [(Int?, Int)])
     func exhaustive(window: Int?, depth: Int) async {
         let events = Event.allCases
         var tally = ExhaustiveTally()
@@ -259,7 +260,7 @@ struct PageModelTests {
     @Test("random sequences agree with the model (ASYNCSTATE_SEED, ASYNCSTATE_SEQUENCES)")
     func randomized() async {
         let events = Event.allCases
-        await RandomizedRun(defaultCount: 5_000).playSequences { seed in
+        await RandomizedRun(defaultCount: 5_000, sanitizedMaximum: 1_000).playSequences { seed in
             var random = SplitMix64(seed: seed)
             let window: Int? = [nil, 0, 1, 2, 3].randomElement(using: &random)!
             var player = Player(window: window)

@@ -140,7 +140,7 @@ struct RandomizedModelTests {
 
     @Test("100,000 random sequences agree with the reference model")
     func randomSequences() async {
-        let run = RandomizedRun(defaultCount: 100_000)
+        let run = RandomizedRun(defaultCount: 100_000, sanitizedMaximum: 1_000)
         var steps = 0
         guard await run.playSequences({ Self.play(seed: $0, steps: &steps) }) else { return }
         print("randomized model check: \(run.count) sequences, \(steps) steps, seed \(run.seed)")

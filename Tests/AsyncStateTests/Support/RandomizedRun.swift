@@ -16,7 +16,8 @@ struct RandomizedRun {
     ///     `ASYNCSTATE_SANITIZED`), for a check whose steps are so slow there that its own count
     ///     alone would set the length of CI's sanitized run. The plain and optimized runs play
     ///     the full count; the sanitized one looks for races, which a few hundred sequences of
-    ///     real tasks reach as well.
+    ///     real tasks reach as well — and which a check of pure reducers on one thread cannot
+    ///     have, so those play 1,000 there.
     init(defaultCount: Int, maximum: Int = .max, sanitizedMaximum: Int = .max) {
         let environment = ProcessInfo.processInfo.environment
         seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
