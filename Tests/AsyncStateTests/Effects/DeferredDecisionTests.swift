@@ -45,17 +45,26 @@ struct Autosave: Reducer {
 @Suite("Overlap: a delayed load keeps the decision made when it was returned", .hangGuard)
 @MainActor
 struct DeferredDecisionTests {
-    @Test("a debounced action decides after the pause: the autosave queues behind the save in flight")
-    func debouncedAction() async {
+    /// Sends `typing`, then "Save now" during the pause, which starts save
+    /// #1 (waiting on `gates[0]`), then lets the pause end.
+    static func savedNowWhilePausing(after typing: Autosave.Action) async -> (
+        store: Store<Autosave.State, Autosave.Action>, gates: [Gate<Int>], typing: StoreTask, saving: StoreTask
+    ) {
         let clock = TestClock()
         let queue = GateQueue<Int>()
         let gates = queue.prepare(2)
         let store = Store(initialState: Autosave.State(), reducer: Autosave(clock: clock, gates: queue))
-        let typing = store.send(.typed(1))
+        let typed = store.send(typing)
         await clock.waitForSleepers(1)
         let saving = store.send(.saveNow)
         await gates[0].waitForArrivals()
         clock.advance(by: .seconds(1))
+        return (store, gates, typed, saving)
+    }
+
+    @Test("a debounced action decides after the pause: the autosave queues behind the save in flight")
+    func debouncedAction() async {
+        let (store, gates, typing, saving) = await Self.savedNowWhilePausing(after: .typed(1))
         await yieldUntil { store.state.save.queuedIDs == [LoadID(2)] }
         #expect(store.state.save.queuedIDs == [LoadID(2)], "the autosave waits its turn")
         #expect(store.state.save.inFlightID == LoadID(1))
@@ -71,15 +80,7 @@ struct DeferredDecisionTests {
 
     @Test("a debounced load was decided as a start, with nothing in flight then: after the pause it supersedes the save in flight")
     func debouncedLoad() async {
-        let clock = TestClock()
-        let queue = GateQueue<Int>()
-        let gates = queue.prepare(2)
-        let store = Store(initialState: Autosave.State(), reducer: Autosave(clock: clock, gates: queue))
-        let typing = store.send(.typedDebouncingTheLoad(1))
-        await clock.waitForSleepers(1)
-        let saving = store.send(.saveNow)
-        await gates[0].waitForArrivals()
-        clock.advance(by: .seconds(1))
+        let (store, gates, typing, saving) = await Self.savedNowWhilePausing(after: .typedDebouncingTheLoad(1))
         await gates[1].waitForArrivals()
         #expect(store.state.save.inFlightID == LoadID(2) && store.state.save.queuedIDs.isEmpty)
         #expect(gates[0].observedCancellation, "the save in flight was superseded")
