@@ -39,7 +39,26 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "AsyncStateTests", dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"]),
+        // What the test targets share: fixtures, features, the hang guard and
+        // the randomized and exhaustive runners. A target of its own, so the
+        // model checks build as a module apart from the specifications: the
+        // optimized test build optimizes each module on one core, and two
+        // modules of about half the size build side by side (BENCHMARKS.md, CI).
+        .target(
+            name: "AsyncStateTestSupport",
+            dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"],
+            path: "Tests/AsyncStateTestSupport"
+        ),
+        .testTarget(
+            name: "AsyncStateTests",
+            dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting", "AsyncStateTestSupport"]
+        ),
+        // The model checks: exhaustive and randomized runs against reference
+        // models, and misuse (RELIABILITY.md).
+        .testTarget(
+            name: "AsyncStateReliabilityTests",
+            dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting", "AsyncStateTestSupport"]
+        ),
         .testTarget(name: "AsyncStateControlsTests", dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"]),
         .testTarget(
             name: "AsyncStateTestingTests",

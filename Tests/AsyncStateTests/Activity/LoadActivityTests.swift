@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 /// `Loadable.activity`: why a load runs and which attempt it is on, beside

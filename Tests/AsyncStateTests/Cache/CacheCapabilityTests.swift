@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 /// What a cache entry can do now that it is an `AsyncValue`: pages,

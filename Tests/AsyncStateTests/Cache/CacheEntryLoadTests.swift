@@ -1,7 +1,7 @@
-import AsyncStateControls
-import Testing
-
 @testable import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Testing
 
 // `@testable` for one internal count: how many callers share a load.
 

@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 /// A task waiting in `prefetch` or `loaded()` that is cancelled returns at

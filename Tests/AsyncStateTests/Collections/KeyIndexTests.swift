@@ -1,7 +1,7 @@
-import AsyncStateControls
-import Testing
-
 @testable import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Testing
 
 /// The index with positions that stay put (``CacheState``'s storage):
 /// insertion at any position and removal that leaves no tombstones.

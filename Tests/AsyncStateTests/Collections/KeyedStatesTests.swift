@@ -1,6 +1,6 @@
-import Testing
-
 @testable import AsyncState
+import AsyncStateTestSupport
+import Testing
 
 @Suite("KeyedStates")
 struct KeyedStatesTests {

@@ -1,39 +1,8 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
-
-/// Rows by ID, each holding a number: the value the edit tests change.
-typealias RowValues = [Int: Int]
-
-/// Sets row `row` to `value`; does not apply when the row is gone.
-struct SetRow: Edit, Hashable, Sendable, CustomStringConvertible {
-    var row: Int
-    var value: Int
-
-    init(_ row: Int, to value: Int) {
-        self.row = row
-        self.value = value
-    }
-
-    func apply(to rows: inout RowValues) -> Bool {
-        guard rows[row] != nil else { return false }
-        rows[row] = value
-        return true
-    }
-
-    var description: String { "set(\(row): \(value))" }
-}
-
-/// Rows that take optimistic edits: a `Loadable` whose edit layer is used.
-typealias EditedRows = Loadable<RowValues, TestError>
-
-extension Loadable where Value == RowValues, Failure == TestError {
-    /// Starts edit `id` with `edit`.
-    mutating func start(_ id: UInt64, _ edit: SetRow) -> LoadDisposition {
-        apply(.edit(.started(LoadID(id), AnyEdit(edit))))
-    }
-}
 
 @Suite("Edits: the rules of a Loadable's edit layer")
 struct LoadableEditsTests {

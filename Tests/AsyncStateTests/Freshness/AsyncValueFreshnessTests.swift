@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 @Suite("Freshness: AsyncValue.loadIfNeeded(maxAge:)")

@@ -1,19 +1,7 @@
 import AsyncState
+import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
-
-/// The instant `milliseconds` after a load clock was made.
-func instant(ms milliseconds: Int) -> LoadClock.Instant {
-    LoadClock.Instant(offset: .milliseconds(milliseconds))
-}
-
-/// A loadable whose load #1 finished with `value`, stamped at `settled` ms.
-func freshlyLoaded(_ value: Int = 1, at settled: Int = 0) -> Loadable<Int, TestError> {
-    var loadable = Loadable<Int, TestError>()
-    _ = loadable.apply(.started(LoadID(1)))
-    _ = loadable.apply(.at(instant(ms: settled), .finished(LoadID(1), value)))
-    return loadable
-}
 
 @Suite("Freshness: staleness is a pure question of settle time, max age and now")
 struct LoadableStalenessTests {

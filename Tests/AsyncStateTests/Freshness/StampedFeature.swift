@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 
 /// Hands each load the next gate, so a test decides when and how every load
 /// ends — also the reloads a reducer starts by itself.

@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 // The code of the concept guides in Sources/AsyncState/Documentation.docc —

@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 // The examples in the doc comments of Sources/AsyncState's Effects, Requests,

@@ -1,3 +1,4 @@
+import AsyncStateTestSupport
 import Foundation
 import Testing
 

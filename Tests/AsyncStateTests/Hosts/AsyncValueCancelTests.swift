@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 /// Cancelling a lane of an `AsyncValue` — by the caller's task or by

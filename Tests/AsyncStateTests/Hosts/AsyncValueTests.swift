@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import AsyncStateTesting
 import Observation
 import Testing
@@ -302,7 +303,7 @@ struct AsyncValueCancelReleaseTests {
             loaded.withLock { $0 = true }
         }
         await load.waitForArrivals()
-        let adding = await startCaller { await value.edit(CacheModelTests.AddOne(), saving(save)) }
+        let adding = await startCaller { await value.edit(AddOne(), saving(save)) }
         await save.waitForArrivals()
         value.cancel()
         await yieldUntil { loaded.withLock { $0 } }

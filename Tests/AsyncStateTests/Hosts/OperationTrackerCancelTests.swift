@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 /// Cancelling a tracker's operations stops every run `isActive` counts

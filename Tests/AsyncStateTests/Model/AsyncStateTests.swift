@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 /// The contract of the seed README, row by row.

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 @Suite("LoadID")

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 // The seed README's examples, copied as written minus SwiftUI and Combine

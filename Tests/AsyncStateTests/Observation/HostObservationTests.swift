@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import AsyncStateTesting
 import Observation
 import Testing
@@ -54,7 +55,7 @@ struct HostObservationTests {
         await load.waitForArrivals()
         #expect(readers.told == [:], "a load in flight changes neither")
         let save = Gate<Bool>()
-        let editing = await startCaller { await value.edit(CacheModelTests.AddOne(), saving(save)) }
+        let editing = await startCaller { await value.edit(AddOne(), saving(save)) }
         await save.waitForArrivals()
         #expect(readers.told == ["pendingEdits": 1])
         readers.reset()

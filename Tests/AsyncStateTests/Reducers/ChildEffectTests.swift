@@ -1,124 +1,7 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
-
-/// A row that searches as its user types, debounced by one ID that every
-/// row uses, and that can load from a gate.
-struct SearchRow: Reducer {
-    struct State: Equatable {
-        var results = Loadable<String, TestError>()
-    }
-
-    enum Action {
-        case typed(String)
-        case open(Gate<String>)
-        case results(LoadAction<String, TestError>)
-    }
-
-    /// The one ID every row debounces by: a child's IDs are its own.
-    struct Search: Hashable, Sendable {}
-
-    let clock: TestClock
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .typed(let query):
-            return state.results.load(Action.results, LoadRequest { () async throws(TestError) in query })
-                .debounced(id: Search(), for: .milliseconds(300), clock: clock)
-        case .open(let gate):
-            return state.results.load(
-                Action.results,
-                LoadRequest { () async throws(TestError) in
-                    do { return try await gate.wait() } catch { throw .offline }
-                })
-        case .results(let load):
-            return state.results.reduce(load)
-        }
-    }
-}
-
-/// Rows (`forEach`), a second list keyed the same way, and an optional
-/// sheet (`ifLet`) that holds rows of its own.
-struct SearchScreen: Reducer {
-    struct State: Equatable {
-        var rows: KeyedStates<Int, SearchRow.State> = [7: SearchRow.State(), 8: SearchRow.State()]
-        var pinned: KeyedStates<Int, SearchRow.State> = [7: SearchRow.State()]
-        var sheet: Sheet.State?
-    }
-
-    enum Action {
-        case row(Int, SearchRow.Action)
-        case pinned(Int, SearchRow.Action)
-        case sheet(Sheet.Action)
-        case add(Int)
-        case remove(Int)
-        /// Removes a row and adds it back under its key, in one action.
-        case replace(Int)
-        case present
-        case dismiss
-        /// Cancels by the rows' own ID, from the parent.
-        case cancelSearches
-        /// Does nothing here; a reducer that marks every effect of the
-        /// screen with an ID of its own cancels them by it.
-        case leave
-    }
-
-    let clock: TestClock
-
-    var composed: some Reducer<State, Action> {
-        forEach(\.rows, action: Action.row, extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } }) {
-            SearchRow(clock: clock)
-        }
-        .forEach(\.pinned, action: Action.pinned, extract: { if case .pinned(let id, let action) = $0 { (id, action) } else { nil } }) {
-            SearchRow(clock: clock)
-        }
-        .ifLet(\.sheet, action: Action.sheet, extract: { if case .sheet(let action) = $0 { action } else { nil } }) {
-            Sheet(clock: clock).composed
-        }
-    }
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .add(let id):
-            state.rows[id] = SearchRow.State()
-        case .remove(let id):
-            state.rows[id] = nil
-        case .replace(let id):
-            state.rows[id] = nil
-            state.rows[id] = SearchRow.State()
-        case .present:
-            state.sheet = Sheet.State()
-        case .dismiss:
-            state.sheet = nil
-        case .cancelSearches:
-            return .cancel(id: SearchRow.Search())
-        case .row, .pinned, .sheet, .leave:
-            break
-        }
-        return .none
-    }
-}
-
-/// A sheet with rows of its own.
-struct Sheet: Reducer {
-    struct State: Equatable {
-        var rows: KeyedStates<Int, SearchRow.State> = [1: SearchRow.State()]
-    }
-
-    enum Action {
-        case row(Int, SearchRow.Action)
-    }
-
-    let clock: TestClock
-
-    var composed: some Reducer<State, Action> {
-        forEach(\.rows, action: Action.row, extract: { if case .row(let id, let action) = $0 { (id, action) } else { nil } }) {
-            SearchRow(clock: clock)
-        }
-    }
-
-    func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
-}
 
 /// A child's effects are its own: its cancel IDs are scoped to it, and
 /// removing it — a key gone from `forEach`'s rows, an `ifLet`'s state set to
@@ -153,7 +36,7 @@ struct ChildEffectTests {
     func debounceWithinRow(marked: Bool) async {
         let store =
             marked
-            ? Store(initialState: SearchScreen.State(), reducer: StackedCancelIDTests.markedScreen(clock: clock)) : makeStore()
+            ? Store(initialState: SearchScreen.State(), reducer: SearchScreen.marked(clock: clock)) : makeStore()
         let first = store.send(.row(7, .typed("a")))
         await clock.waitForSleepers(1)
         let second = store.send(.row(7, .typed("ab")))

@@ -1,6 +1,6 @@
-import Testing
-
 @testable import AsyncState
+import AsyncStateTestSupport
+import Testing
 
 /// `Projection` reaches a child's state through a field offset when the key
 /// path names inline storage, and through the key path otherwise; both paths

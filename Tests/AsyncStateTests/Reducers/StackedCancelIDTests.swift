@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 /// `cancellable(id:)` adds an ID; it never takes one away. An effect marked
@@ -9,18 +10,6 @@ import Testing
 @Suite("Effects: cancel IDs stack", .hangGuard)
 @MainActor
 struct StackedCancelIDTests {
-    struct Screen: Hashable, Sendable {}
-
-    /// `SearchScreen`, with every effect it returns marked by `Screen`, which
-    /// `.leave` cancels.
-    static func markedScreen(clock: TestClock) -> Reduce<SearchScreen.State, SearchScreen.Action> {
-        let screen = SearchScreen(clock: clock).composed
-        return Reduce { state, action in
-            if case .leave = action { return .cancel(id: Screen()) }
-            return screen.reduce(into: &state, action: action).cancellable(id: Screen())
-        }
-    }
-
     // That a marked debounce still debounces is `ChildEffectTests.debounceWithinRow`.
 
     @Test(
@@ -28,7 +17,7 @@ struct StackedCancelIDTests {
         arguments: [false, true])
     func markedLoadCancels(byRemoval: Bool) async {
         let clock = TestClock()
-        let store = Store(initialState: SearchScreen.State(), reducer: Self.markedScreen(clock: clock))
+        let store = Store(initialState: SearchScreen.State(), reducer: SearchScreen.marked(clock: clock))
         let gate = Gate<String>()
         let opened = store.send(.row(7, .open(gate)))
         await gate.waitForArrivals(1)

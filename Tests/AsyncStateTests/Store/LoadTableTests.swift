@@ -1,7 +1,7 @@
-import AsyncStateControls
-import Testing
-
 @testable import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Testing
 
 /// The table of loads by ID: the newest in a slot, the rest in a dictionary —
 /// checked against a plain dictionary.

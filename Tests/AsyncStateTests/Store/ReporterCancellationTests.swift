@@ -1,7 +1,7 @@
-import AsyncStateControls
-import Testing
-
 @testable import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Testing
 
 /// A stream attempt that reports after its task is cancelled: only the
 /// reporter's own `Task.isCancelled` check stands between it and the state.

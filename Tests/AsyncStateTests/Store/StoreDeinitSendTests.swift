@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 /// A user's object whose deinit sends an action — destroyed by the store,

@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 
 /// A service whose every call waits on a gate of its own, so a test decides
 /// how each attempt of a retried load ends, and in which order.

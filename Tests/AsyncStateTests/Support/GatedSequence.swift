@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import AsyncStateTesting
 
 /// The elements of a test stream, each held by a gate of its own: a test

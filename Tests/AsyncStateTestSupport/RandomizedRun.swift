@@ -5,9 +5,9 @@ import Testing
 /// `ASYNCSTATE_SEED` replays a run (sequence `i` is seeded with seed + i, so
 /// a failure's own seed replays it alone with `ASYNCSTATE_SEQUENCES=1`);
 /// `ASYNCSTATE_SEQUENCES` sets the count. Without them, each run draws a new seed.
-struct RandomizedRun {
-    let seed: UInt64
-    let count: Int
+package struct RandomizedRun {
+    package let seed: UInt64
+    package let count: Int
 
     /// - Parameters:
     ///   - maximum: the most sequences `ASYNCSTATE_SEQUENCES` may ask for — for a check whose
@@ -18,7 +18,7 @@ struct RandomizedRun {
     ///     the full count; the sanitized one looks for races, which a few hundred sequences of
     ///     real tasks reach as well — and which a check of pure reducers on one thread cannot
     ///     have, so those play 1,000 there.
-    init(defaultCount: Int, maximum: Int = .max, sanitizedMaximum: Int = .max) {
+    package init(defaultCount: Int, maximum: Int = .max, sanitizedMaximum: Int = .max) {
         let environment = ProcessInfo.processInfo.environment
         seed = environment["ASYNCSTATE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         let cap = environment["ASYNCSTATE_SANITIZED"] == nil ? maximum : min(maximum, sanitizedMaximum)
@@ -26,7 +26,7 @@ struct RandomizedRun {
     }
 
     /// Whether CI runs this under the thread sanitizer (`ASYNCSTATE_SANITIZED`).
-    static var isSanitized: Bool { ProcessInfo.processInfo.environment["ASYNCSTATE_SANITIZED"] != nil }
+    package static var isSanitized: Bool { ProcessInfo.processInfo.environment["ASYNCSTATE_SANITIZED"] != nil }
 
     /// Plays sequences 0, 1, … of this run, each with its own seed, until
     /// `play` reports a problem; records it with how to replay that sequence
@@ -35,7 +35,7 @@ struct RandomizedRun {
     ///
     /// - Returns: whether every sequence passed.
     @discardableResult
-    nonisolated(nonsending) func playSequences(
+    package nonisolated(nonsending) func playSequences(
         sourceLocation: SourceLocation = #_sourceLocation,
         _ play: (_ seed: UInt64) async -> String?
     ) async -> Bool {

@@ -4,32 +4,38 @@ import AsyncStateTesting
 /// A screen with independent parts — a title, a counter, a loaded profile,
 /// keyed rows and a part that is not `Equatable` — for counting which
 /// readers an action tells.
-struct ScreenFeature: Reducer {
-    struct State: Equatable {
-        var title = "Home"
-        var count = 0
-        var profile = Loadable<Int, TestError>()
-        var rows: KeyedStates<Int, Int> = [1: 0, 2: 0, 3: 0]
-        var detail = Detail()
-        var note = Note(text: "")
+package struct ScreenFeature: Reducer {
+    package struct State: Equatable {
+        package var title = "Home"
+        package var count = 0
+        package var profile = Loadable<Int, TestError>()
+        package var rows: KeyedStates<Int, Int> = [1: 0, 2: 0, 3: 0]
+        package var detail = Detail()
+        package var note = Note(text: "")
+
+        package init() {}
     }
 
     /// A nested part, for reads at depth.
-    struct Detail: Equatable {
-        var inner = Inner()
-        var flag = false
+    package struct Detail: Equatable {
+        package var inner = Inner()
+        package var flag = false
     }
 
-    struct Inner: Equatable {
-        var level = 0
+    package struct Inner: Equatable {
+        package var level = 0
     }
 
     /// A part that is not `Equatable`: the store cannot tell whether it changed.
-    struct Note {
-        var text: String
+    package struct Note {
+        package var text: String
+
+        package init(text: String) {
+            self.text = text
+        }
     }
 
-    enum Action: Sendable {
+    package enum Action: Sendable {
         case nothing
         case setTitle(String)
         case increment
@@ -43,7 +49,9 @@ struct ScreenFeature: Reducer {
         case setNote(String)
     }
 
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    package init() {}
+
+    package func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .nothing:
             return .none
@@ -73,7 +81,7 @@ struct ScreenFeature: Reducer {
 }
 
 extension ScreenFeature.State {
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.title == rhs.title && lhs.count == rhs.count && lhs.profile == rhs.profile && lhs.rows == rhs.rows
             && lhs.detail == rhs.detail && lhs.note.text == rhs.note.text
     }

@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import AsyncStateTestSupport
 import Testing
 
 /// Random typing, removing and adding of rows (`forEach`), each of which
@@ -12,7 +13,7 @@ import Testing
 /// concatenation `debounced` makes, and the sleep it waits for).
 ///
 /// Half the sequences run the screen with every effect marked by one more
-/// ID (`StackedCancelIDTests.markedScreen`), which `.leave` cancels: a mark
+/// ID (`SearchScreen.marked`), which `.leave` cancels: a mark
 /// adds an ID and takes none away, so rows still debounce apart and removal
 /// still cancels a row's search.
 ///
@@ -52,7 +53,7 @@ struct ChildEffectModelTests {
         let isMarked = Bool.random(using: &random)
         let store =
             isMarked
-            ? Store(initialState: SearchScreen.State(rows: [:], pinned: [:]), reducer: StackedCancelIDTests.markedScreen(clock: clock))
+            ? Store(initialState: SearchScreen.State(rows: [:], pinned: [:]), reducer: SearchScreen.marked(clock: clock))
             : Store(initialState: SearchScreen.State(rows: [:], pinned: [:]), reducer: SearchScreen(clock: clock).composed)
         var rows: [Int: ReferenceRow] = [:]
         var sheet: ReferenceRow?

@@ -1,3 +1,5 @@
+import AsyncStateTestSupport
+
 // The reference of the composed model check: what one paged list that is
 // also stamped (fresh), queued, retried and edited should do, written as
 // plainly as possible — plain Swift, no library code. Rows are numbers

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 /// Every interleaving of up to three overlapping loads, each started at once

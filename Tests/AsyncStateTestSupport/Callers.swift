@@ -4,7 +4,7 @@
 /// cannot run again until the main actor is free, which is when the task
 /// suspends.
 @MainActor
-func startCaller<Result: Sendable>(_ body: @escaping @MainActor () async -> Result) async -> Task<Result, Never> {
+package func startCaller<Result: Sendable>(_ body: @escaping @MainActor () async -> Result) async -> Task<Result, Never> {
     var task: Task<Result, Never>?
     await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
         task = Task { @MainActor in

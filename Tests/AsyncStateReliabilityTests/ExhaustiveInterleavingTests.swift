@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import Testing
 
 /// Every interleaving of start / finish / fail / cancel for up to four

@@ -9,5 +9,5 @@ extension Trait where Self == TimeLimitTrait {
     /// model checks hold the threads most of the time. There, tests that take
     /// well under a second alone ran 40–70 s, and one minute failed a cache
     /// test that hung on nothing (56 s on a quiet machine, 85 s on a busy one).
-    static var hangGuard: Self { .timeLimit(.minutes(10)) }
+    package static var hangGuard: Self { .timeLimit(.minutes(10)) }
 }

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateTestSupport
 import AsyncStateTesting
 import Observation
 import Testing

@@ -9,17 +9,17 @@
 /// `receive` gave up after 5 s while the checks held both threads). Checks call
 /// ``yieldIfSpent()`` in their loops; reading the clock costs far less than one
 /// step of any check.
-struct TimeSlice {
+package struct TimeSlice {
     private let length: Duration
     private var start = ContinuousClock.now
 
-    init(length: Duration = .milliseconds(2)) {
+    package init(length: Duration = .milliseconds(2)) {
         self.length = length
     }
 
     /// Suspends (re-enqueuing behind the jobs waiting for a thread) once the
     /// check has run for `length` since it last suspended.
-    mutating func yieldIfSpent() async {
+    package mutating func yieldIfSpent() async {
         let now = ContinuousClock.now
         guard now - start >= length else { return }
         await Task.yield()

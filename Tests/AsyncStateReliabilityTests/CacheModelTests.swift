@@ -1,7 +1,7 @@
-import AsyncStateControls
-import Testing
-
 @testable import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Testing
 
 /// Random subscribes, prefetches, unsubscribes, collection timers,
 /// evictions, and edits that start, roll back and end (confirmed, failed,
@@ -287,14 +287,6 @@ struct CacheModelTests {
         }
         guard Set(state.keys) == Set(keys), state.entries.count == keys.count else { return "keys \(Array(state.keys))" }
         return nil
-    }
-
-    /// An edit for the model's entries, whose values it never reads.
-    struct AddOne: Edit {
-        func apply(to value: inout Int) -> Bool {
-            value += 1
-            return true
-        }
     }
 
     @Test("states caching the same keys are equal whatever the order the keys came in")

@@ -2,12 +2,14 @@ import AsyncState
 import AsyncStateTesting
 
 /// A feature with one loadable resource whose operations the tests control.
-struct ProfileFeature: Reducer {
-    struct State: Equatable {
-        var profile = Loadable<Int, TestError>()
+package struct ProfileFeature: Reducer {
+    package struct State: Equatable {
+        package var profile = Loadable<Int, TestError>()
+
+        package init() {}
     }
 
-    enum Action {
+    package enum Action {
         /// Load, waiting on `gate` (and honoring cancellation).
         case load(Gate<Int>, OverlapPolicy = .latestWins)
         /// Load, waiting on `gate` while ignoring cancellation.
@@ -21,7 +23,9 @@ struct ProfileFeature: Reducer {
         case profile(LoadAction<Int, TestError>)
     }
 
-    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    package init() {}
+
+    package func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .load(let gate, let policy):
             return state.profile.load(Action.profile, LoadRequest(mapError: { _ in .offline }) { try await gate.wait() }, overlap: policy)
@@ -42,7 +46,7 @@ struct ProfileFeature: Reducer {
 }
 
 extension ProfileFeature.Action: CustomStringConvertible {
-    var description: String {
+    package var description: String {
         switch self {
         case .load: "load"
         case .loadIgnoringCancellation: "loadIgnoringCancellation"
@@ -57,11 +61,11 @@ extension ProfileFeature.Action: CustomStringConvertible {
 
 /// Records every transition of a store as `action -> state` lines, with drops marked.
 @MainActor
-final class TransitionLog<State, Action> {
-    private(set) var lines: [String] = []
-    private(set) var dropped: [String] = []
+package final class TransitionLog<State, Action> {
+    package private(set) var lines: [String] = []
+    package private(set) var dropped: [String] = []
 
-    init(_ store: Store<State, Action>, state describe: @escaping (State) -> String) {
+    package init(_ store: Store<State, Action>, state describe: @escaping (State) -> String) {
         store.observeTransitions { [weak self] transition in
             let action = "\(transition.action)"
             self?.lines.append("\(action) -> \(describe(transition.state))\(transition.isDropped ? " [dropped]" : "")")
@@ -71,7 +75,7 @@ final class TransitionLog<State, Action> {
 }
 
 @MainActor
-func makeProfileStore(
+package func makeProfileStore(
     _ start: EffectStart = .preferred
 ) -> (Store<ProfileFeature.State, ProfileFeature.Action>, TransitionLog<ProfileFeature.State, ProfileFeature.Action>) {
     let store = Store(initialState: ProfileFeature.State(), reducer: ProfileFeature())
