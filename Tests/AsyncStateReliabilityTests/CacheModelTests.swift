@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateControls
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 /// Random subscribes, prefetches, unsubscribes, collection timers,
 /// evictions, and edits that start, roll back and end (confirmed, failed,

@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateControls
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 // `@testable` for one internal count: how many callers share a queued load,
 // which no public member reports while nothing is in flight.

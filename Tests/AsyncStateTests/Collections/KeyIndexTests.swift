@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateControls
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 /// The index with positions that stay put (``CacheState``'s storage):
 /// insertion at any position and removal that leaves no tombstones.

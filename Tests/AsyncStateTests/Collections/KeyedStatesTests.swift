@@ -1,6 +1,7 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 @Suite("KeyedStates")
 struct KeyedStatesTests {

@@ -1,8 +1,9 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Observation
 import Testing
+
+@testable import AsyncState
 
 /// Readers of single rows of a ``KeyedStates``: one row's reader depends on
 /// that row alone.

@@ -1,6 +1,7 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 /// `Projection` reaches a child's state through a field offset when the key
 /// path names inline storage, and through the key path otherwise; both paths

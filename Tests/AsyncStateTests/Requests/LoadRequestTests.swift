@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
+
+@testable import AsyncState
 
 /// What the server throws when a call fails: not a `TestError`, so each
 /// source's own way of making the failure shows.

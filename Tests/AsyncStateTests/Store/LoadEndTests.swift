@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
+
+@testable import AsyncState
 
 /// Every way of building a load, each of which must end its load exactly
 /// once (the work reports its end to the store itself; see `LoadReporter`).

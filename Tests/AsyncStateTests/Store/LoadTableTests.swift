@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateControls
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 /// The table of loads by ID: the newest in a slot, the rest in a dictionary —
 /// checked against a plain dictionary.

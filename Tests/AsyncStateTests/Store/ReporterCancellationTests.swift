@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateControls
 import AsyncStateTestSupport
 import Testing
+
+@testable import AsyncState
 
 /// A stream attempt that reports after its task is cancelled: only the
 /// reporter's own `Task.isCancelled` check stands between it and the state.

@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
+
+@testable import AsyncState
 
 // Unchecked: only the store's reducer, run on the main actor, touches it.
 final class EffectCache: @unchecked Sendable {

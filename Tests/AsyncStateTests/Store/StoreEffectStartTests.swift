@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
+
+@testable import AsyncState
 
 /// A feature whose load operations answer at once, suspend, or call back into
 /// the store while they run — to check the ordering contract on both ways of

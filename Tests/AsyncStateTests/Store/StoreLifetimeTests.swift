@@ -1,7 +1,8 @@
-@testable import AsyncState
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
+
+@testable import AsyncState
 
 /// A small feature for the lifetime tests: a concatenation whose first part
 /// waits on a gate, and a debounced search whose operation logs each call.
