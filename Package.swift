@@ -41,16 +41,21 @@ let package = Package(
 
         // What the test targets share: fixtures, features, the hang guard and
         // the randomized and exhaustive runners. A target of its own, so the
-        // model checks build as a module apart from the specifications: the
-        // optimized test build optimizes each module on one core, and two
-        // modules of about half the size build side by side (BENCHMARKS.md, CI).
+        // tests build as three modules: the optimized test build optimizes
+        // each module on one core, and smaller modules build side by side.
         .target(
             name: "AsyncStateTestSupport",
             dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting"],
             path: "Tests/AsyncStateTestSupport"
         ),
+        // The value model and its layers, with every sample of the docs.
         .testTarget(
             name: "AsyncStateTests",
+            dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting", "AsyncStateTestSupport"]
+        ),
+        // What runs loads: stores, effects, reducers, observation, hosts, caches.
+        .testTarget(
+            name: "AsyncStateRuntimeTests",
             dependencies: ["AsyncState", "AsyncStateControls", "AsyncStateTesting", "AsyncStateTestSupport"]
         ),
         // The model checks: exhaustive and randomized runs against reference

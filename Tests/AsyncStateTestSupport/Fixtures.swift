@@ -6,6 +6,11 @@ package enum TestError: Error, Equatable, Hashable, Sendable {
     case timedOut
 }
 
+/// An error that is not a `TestError`, for untyped loads.
+package struct Offline: Error, Equatable {
+    package init() {}
+}
+
 package typealias State = AsyncState<Int, TestError>
 
 package func id(_ raw: UInt64) -> LoadID { LoadID(raw) }

@@ -3,29 +3,7 @@ import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
 
-/// A row of a paged feed.
-struct Post: Equatable, Sendable, CustomStringConvertible {
-    var id: Int
-    var isLiked = false
-    var description: String { "\(id)\(isLiked ? "♥" : "")" }
-}
-
-/// Sets whether a post is liked: applying it twice is still right.
-struct SetLiked: Edit {
-    var postID: Int
-    var liked: Bool
-    func apply(to posts: inout Pages<Post, Int>) -> Bool {
-        guard let index = posts.firstIndex(where: { $0.id == postID }) else { return false }
-        posts[index].isLiked = liked
-        return true
-    }
-}
-
 typealias Feed = Loadable<Pages<Post, Int>, TestError>
-
-func page(_ ids: ClosedRange<Int>, next: Int?) -> Pages<Post, Int> {
-    Pages(ids.map { Post(id: $0) }, next: next)
-}
 
 func t(_ seconds: Int) -> LoadClock.Instant { LoadClock.Instant(offset: .seconds(seconds)) }
 

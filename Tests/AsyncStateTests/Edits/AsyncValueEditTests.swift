@@ -4,15 +4,6 @@ import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
 
-/// An edit's request that waits on `gate`, failing when it opens with `false`
-/// (or is cancelled).
-func saving(_ gate: Gate<Bool>) -> LoadRequest<Void, TestError> {
-    LoadRequest { () async throws(TestError) in
-        let succeeded = (try? await gate.wait()) ?? false
-        if !succeeded { throw .offline }
-    }
-}
-
 // Ported from OptimisticValue, now `AsyncValue`'s edits, and from
 // `OperationTracker.run(_:editing:_:_:)`, which `AsyncValue.edit(_:_:overlap:)`
 // replaces: an edit's last action is what the caller gets back.

@@ -2,35 +2,6 @@ import AsyncState
 import AsyncStateControls
 import AsyncStateTestSupport
 
-/// Hands each load the next gate, so a test decides when and how every load
-/// ends — also the reloads a reducer starts by itself.
-@MainActor
-final class GateQueue<Value: Sendable> {
-    private var prepared: [Gate<Value>] = []
-    /// Every gate a load has taken, in order.
-    private(set) var taken: [Gate<Value>] = []
-
-    /// Gates for the next loads, in order; later loads get fresh, closed gates.
-    func prepare(_ count: Int) -> [Gate<Value>] {
-        let gates = (0..<count).map { _ in Gate<Value>() }
-        prepared += gates
-        return gates
-    }
-
-    func take() -> Gate<Value> {
-        let gate = prepared.isEmpty ? Gate<Value>() : prepared.removeFirst()
-        taken.append(gate)
-        return gate
-    }
-
-    /// A load that waits on the next gate; any error is `.offline`.
-    nonisolated func request() -> LoadRequest<Value, TestError> {
-        LoadRequest { () async throws(TestError) -> Value in
-            do { return try await self.take().wait() } catch { throw .offline }
-        }
-    }
-}
-
 /// A feature with one loadable stamped by a clock, a poll and refetch triggers.
 struct StampedFeature: Reducer {
     struct State: Equatable {
@@ -119,13 +90,4 @@ func makeStampedStore(maxAge: Duration = .seconds(60)) -> (
     let store = Store(initialState: StampedFeature.State(), reducer: StampedFeature(clock: clock, gates: gates, maxAge: maxAge))
     let log = TransitionLog(store) { "\($0.user)" }
     return (store, clock, gates, log)
-}
-
-/// Lets queued main-actor work run until `condition` holds, or gives up
-/// after many rounds — for work that waits on something no gate or test
-/// clock reports: an async stream's element, a task a cache starts. Yields,
-/// never sleeps.
-@MainActor
-func yieldUntil(_ condition: () -> Bool) async {
-    for _ in 0..<100_000 where !condition() { await Task.yield() }
 }

@@ -4,8 +4,6 @@ import AsyncStateTesting
 import Observation
 import Testing
 
-struct Offline: Error, Equatable {}
-
 /// The Statable README's examples (StatableReadmeFixture.swift), run: they
 /// behave as the README says, and a view reading the user's own
 /// `@Observable` class is told when they change.
