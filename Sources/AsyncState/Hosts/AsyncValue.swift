@@ -359,7 +359,12 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Shows `edit` at once and runs `request`, which makes it on the server;
     /// see ``Loadable/edit(_:_:_:overlap:)``. Returns the edit's last action —
     /// `.confirmed(id)`, `.failed(id, failure)` or `.cancelled(id)` — once it
-    /// has settled, or `nil` if `overlap` started nothing.
+    /// has settled, or `nil` if `overlap` started nothing (a join included).
+    ///
+    /// Cancelling this call's task withdraws this call, which returns at once:
+    /// with `.cancelled(id)` if it was the edit's last caller, which withdraws
+    /// the edit (rolled back, its request cancelled); with `nil` if a caller
+    /// that joined still waits, for whom the edit goes on.
     @inlinable
     @discardableResult
     public func edit(
@@ -391,8 +396,13 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _editSettled?(self)
         switch participation {
         case .ignored: return nil
-        // The caller's task was cancelled: its edit was withdrawn with it.
-        case .left: return outcome.last ?? outcome.id.map { .cancelled($0) }
+        case .left:
+            if let last = outcome.last { return last }
+            // The caller's task was cancelled. If it was the edit's last
+            // caller, the edit was withdrawn with it; if another caller still
+            // waits, the edit goes on, and how it ends is not this call's.
+            guard let id = outcome.id, !_store._currentState.isPending(edit: id) else { return nil }
+            return .cancelled(id)
         case .started, .joined: return outcome.last
         }
     }

@@ -23,6 +23,13 @@ extension Store {
     /// ```swift
     /// let row = store[part: \.messages, key: id]
     /// ```
+    ///
+    /// The store reads `path` after every action while the row has readers,
+    /// so `path` must lead to a collection in every state. For a collection
+    /// inside an optional or inside another row, which can go away, read the
+    /// row as a part through optional chaining, `store[part: \.sheet?.items[id]]`,
+    /// which reads `nil` once it is gone: a path through `!` stops the
+    /// process at the first action after the optional became `nil`.
     @inlinable
     public subscript<Key, Row: Equatable>(part path: WritableKeyPath<State, KeyedStates<Key, Row>>, key key: Key) -> Row? {
         _rowsPart(path, isSame: { $0 == $1 }).register(key, on: self)

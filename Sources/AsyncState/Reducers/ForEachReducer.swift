@@ -70,7 +70,7 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         // The key set's stamp before and after: equal, no child was removed
         // — a load and a compare, where comparing keys would copy them.
-        let stamp = _elements.modify(&state) { $0._keySetStamp }
+        let stamp = _elements.read(&state) { $0._keySetStamp }
         let effect: Effect<Parent.Action>
         if let (key, elementAction) = _extract(action) {
             let elementEffect = _elements.modify(&state) { reduceElement(key, elementAction, in: &$0) }
@@ -78,7 +78,7 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
         } else {
             effect = _parent.reduce(into: &state, action: action)
         }
-        if _elements.modify(&state, { $0._keySetStamp }) == stamp { return effect }
+        if _elements.read(&state, { $0._keySetStamp }) == stamp { return effect }
         return effect.merging(with: cancelRemoved(in: &state))
     }
 
@@ -86,7 +86,7 @@ public struct ForEachReducer<Parent: Reducer, Key: Hashable & Sendable, Element:
     /// an action changed the set of keys.
     @usableFromInline
     func cancelRemoved(in state: inout Parent.State) -> Effect<Parent.Action> {
-        let elements = _elements.modify(&state) { $0 }
+        let elements = _elements.read(&state) { $0 }
         return Effect(
             .cancelRemoved(
                 RemovedChildren(owner: _elements.keyPath) { key in

@@ -51,7 +51,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     /// parent; cancels the child's effects if the action dismissed it.
     @inlinable
     public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-        let wasPresent = _childState.modify(&state) { $0 != nil }
+        let wasPresent = _childState.read(&state) { $0 != nil }
         let effect: Effect<Parent.Action>
         if let childAction = _extract(action) {
             let childEffect: Effect<Parent.Action> = _childState.modify(&state) { optional in
@@ -64,7 +64,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         } else {
             effect = _parent.reduce(into: &state, action: action)
         }
-        guard wasPresent, _childState.modify(&state, { $0 == nil }) else { return effect }
+        guard wasPresent, _childState.read(&state, { $0 == nil }) else { return effect }
         return effect.merging(with: Effect(.cancelRemoved(RemovedChildren(owner: _childState.keyPath) { _ in true })))
     }
 }

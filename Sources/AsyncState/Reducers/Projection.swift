@@ -22,6 +22,17 @@ struct Projection<Root, Value> {
     @inlinable
     var keyPath: AnyKeyPath { _keyPath }
 
+    /// Runs `body` with the projected value of `root`, read — not written:
+    /// through a key path, a `modify` sets the property, which runs its
+    /// observers (`didSet`) and would make a read look like a change.
+    @inlinable
+    func read<Result>(_ root: inout Root, _ body: (Value) -> Result) -> Result {
+        guard let _offset else { return body(root[keyPath: _keyPath]) }
+        return withUnsafeMutablePointer(to: &root) { pointer in
+            body(UnsafeMutableRawPointer(pointer).advanced(by: _offset).assumingMemoryBound(to: Value.self).pointee)
+        }
+    }
+
     /// Runs `body` with in-place access to the projected value of `root`.
     @inlinable
     func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {

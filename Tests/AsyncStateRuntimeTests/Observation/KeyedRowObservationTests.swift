@@ -149,6 +149,28 @@ struct KeyedRowObservationTests {
         #expect(readers.told == ["row 5": 1])
     }
 
+    @Test("a row of a collection inside an optional, read through optional chaining: told when the optional goes, and no trap")
+    func rowInsideOptional() {
+        struct Screen: Equatable {
+            struct Sheet: Equatable { var items: KeyedStates<Int, Int> = [5: 0, 6: 0] }
+            var sheet: Sheet? = Sheet()
+        }
+        let store = Store(
+            initialState: Screen(),
+            reducer: Reduce<Screen, Int?> { state, action in
+                if let action { state.sheet?.items[6] = action } else { state.sheet = nil }
+                return .none
+            })
+        let readers = Readers()
+        readers.add("row 5") { _ = store[part: \.sheet?.items[5]] }
+        store.send(1)
+        #expect(readers.told == [:], "another row changed")
+        store.send(nil)
+        #expect(readers.told == ["row 5": 1])
+        #expect(store[part: \.sheet?.items[5]] == nil)
+        store.send(2)
+    }
+
     @Test("the journal: started by a reader; a change in place keeps it; a change of a copy takes a new one that names it")
     func journal() {
         var rows: KeyedStates<Int, Int> = [1: 0]

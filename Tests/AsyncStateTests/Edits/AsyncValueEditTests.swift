@@ -82,6 +82,21 @@ struct AsyncValueEditTests {
         #expect(gate.observedCancellation)
     }
 
+    @Test("cancelling the starter's task while a joined caller waits: the starter learns nothing, the edit goes on and confirms")
+    func cancelStarterOfJoinedEdit() async throws {
+        let value = AsyncValue<RowValues, TestError>(value: rows)
+        let gate = Gate<Bool>()
+        let starter = await startCaller { await value.edit(SetRow(1, to: 5), saving(gate)) }
+        await gate.waitForArrivals()
+        let joiner = await startCaller { await value.edit(SetRow(2, to: 6), saving(Gate()), overlap: .join) }
+        starter.cancel()
+        #expect(await starter.value == nil, "not .cancelled: the edit was not withdrawn")
+        #expect(value.value == [1: 5, 2: 0] && !gate.observedCancellation)
+        gate.open(with: true)
+        #expect(await joiner.value == nil)
+        #expect(value.loadable.confirmedValue == [1: 5, 2: 0] && value.pendingEdits.isEmpty)
+    }
+
     @Test("an edit runs its request with the edit shown, counts as running work, and says how it ended")
     func editRunsItsRequest() async throws {
         let value = AsyncValue<RowValues, TestError>(value: rows)
