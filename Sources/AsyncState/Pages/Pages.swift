@@ -260,6 +260,46 @@ extension Pages: PageAppending {
     }
 }
 
-// Synthesized: the elements, where each page ends, the first page kept and
-// the next cursor — so a recording of a paged list's actions can be written.
-extension Pages: Codable where Element: Codable, Cursor: Codable {}
+// The elements, where each page ends, the first page kept and the next
+// cursor — so a recording of a paged list's actions can be written. Decoding
+// checks that they agree: a file may say anything, and a list whose page ends
+// run past its elements traps at its next "load more" or window.
+extension Pages: Codable where Element: Codable, Cursor: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case _elements, _pageEnds, _firstPage, next
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let elements = try container.decode([Element].self, forKey: ._elements)
+        let ends = try container.decode([Int].self, forKey: ._pageEnds)
+        let firstPage = try container.decode(Int.self, forKey: ._firstPage)
+        // Page ends rise (a page may be empty) from 0 to the element count;
+        // no pages, no elements; page numbers from 1 that do not overflow.
+        let endsAgree =
+            ends.isEmpty
+            ? elements.isEmpty
+            : ends.first! >= 0 && ends.last! == elements.count && zip(ends, ends.dropFirst()).allSatisfy { $0 <= $1 }
+        guard endsAgree else {
+            throw DecodingError.dataCorruptedError(
+                forKey: ._pageEnds, in: container,
+                debugDescription: "page ends \(ends) do not divide \(elements.count) elements into pages")
+        }
+        guard firstPage >= 1, firstPage <= Int.max - ends.count else {
+            throw DecodingError.dataCorruptedError(
+                forKey: ._firstPage, in: container, debugDescription: "the first page kept is \(firstPage), not a page number")
+        }
+        _elements = elements
+        _pageEnds = ends
+        _firstPage = firstPage
+        next = try container.decodeIfPresent(Cursor.self, forKey: .next)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(_elements, forKey: ._elements)
+        try container.encode(_pageEnds, forKey: ._pageEnds)
+        try container.encode(_firstPage, forKey: ._firstPage)
+        try container.encodeIfPresent(next, forKey: .next)
+    }
+}

@@ -186,7 +186,11 @@ extension RecordingTranscript where Action: Codable {
         guard header.kind == .header, header.format == recordingFormatName else { throw fail(1, .notARecording) }
         guard header.version == recordingFormatVersion else { throw fail(1, .unsupportedVersion(header.version ?? 0)) }
         guard header.action == String(reflecting: Action.self) else { throw fail(1, .otherFeature(header.action ?? "an unnamed feature")) }
-        guard let discarded = header.discarded, discarded >= 0 else { throw fail(1, .malformedLine) }
+        // Bounded so that no step number after the discarded ones overflows
+        // (a file may say anything; a recorder never let go of that many).
+        guard let discarded = header.discarded, discarded >= 0, discarded <= Int.max - lines.count else {
+            throw fail(1, .malformedLine)
+        }
         guard lines.count >= 2 else { throw fail(2, .truncated) }
         let initial = try decode(1)
         guard initial.kind == .initial, let fields = initial.fields, fields.allSatisfy({ $0.count == 2 }) else {

@@ -220,6 +220,10 @@ struct RecordingFileTests {
         var garbled = lines
         garbled[4] = "{not json"
         #expect(read(garbled) == RecordingFileError(line: 5, problem: .malformedLine))
+        var discarded = lines
+        discarded[0] = discarded[0].replacingOccurrences(of: #""discarded":0"#, with: #""discarded":9223372036854775807"#)
+        #expect(discarded != lines)
+        #expect(read(discarded) == RecordingFileError(line: 1, problem: .malformedLine), "a count past which step numbers overflow")
         #expect(
             RecordingFileError(line: 7, problem: .truncated).description
                 == "Recording file, line 7: the file ends before its closing line — it was cut short.")
