@@ -269,6 +269,8 @@ extension Pages: Codable where Element: Codable, Cursor: Codable {
         case _elements, _pageEnds, _firstPage, next
     }
 
+    /// Decodes the elements, the page ends, the first page kept and the next
+    /// cursor; throws `DecodingError.dataCorrupted` when they disagree.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let elements = try container.decode([Element].self, forKey: ._elements)
@@ -295,6 +297,7 @@ extension Pages: Codable where Element: Codable, Cursor: Codable {
         next = try container.decodeIfPresent(Cursor.self, forKey: .next)
     }
 
+    /// Encodes the elements, the page ends, the first page kept and the next cursor.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(_elements, forKey: ._elements)
