@@ -6,8 +6,23 @@ enum Files {
         var description: String
     }
 
-    static func write(_ text: String, to path: String) throws {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    static func write(_ text: String, to path: String) throws(Problem) {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw Problem(description: reason(error))
+        }
+    }
+
+    /// Why a write failed, in the system's words ("Is a directory"): the
+    /// error Foundation throws prints as a dump of its user info.
+    private static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        if let cause = error.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let cause = cause as NSError
+            if cause.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(cause.code))) }
+        }
+        return error.localizedDescription
     }
 
     static func read(_ path: String) throws(Problem) -> String {

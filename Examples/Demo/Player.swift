@@ -108,8 +108,10 @@ final class Player {
         if let recordPath, let recording = recorder?.recording {
             do {
                 try Files.write(try recording.jsonLines(), to: recordPath)
-            } catch {
+            } catch let error as Files.Problem {
                 failure = "asyncstate-demo: could not write the recording to \(recordPath): \(error)"
+            } catch {
+                failure = "asyncstate-demo: could not encode the recording: \(error)"
             }
         }
         return timeline

@@ -54,6 +54,16 @@ struct RecordReplayTests {
         #expect(replayed.lines.isEmpty)
     }
 
+    @Test("a recording that cannot be written says why in the system's words")
+    func unwritable() async throws {
+        let scenario = try #require(Scenario.named("profile"))
+        let folder = FileManager.default.temporaryDirectory.path
+        let recording = player(into: LinesBox())
+        recording.recordPath = folder
+        await scenario.run(recording, Settings())
+        #expect(recording.failure == "asyncstate-demo: could not write the recording to \(folder): Is a directory")
+    }
+
     @Test(
         "explore checks every ordering of every scenario",
         arguments: [
