@@ -5,7 +5,7 @@ extension Effect {
     /// in it keeps the overlap decision made when the reducer returned it;
     /// see ``debounced(id:for:clock:)``.
     public func delayed<C: Clock>(for duration: C.Duration, clock: C) -> Effect {
-        Effect.run { _ in try await clock.sleep(for: duration) }.concatenating(with: self)
+        Effect.run { _ in try await clock.sleepClamped(for: duration) }.concatenating(with: self)
     }
 
     /// This effect, started only once `duration` passes on `clock` without

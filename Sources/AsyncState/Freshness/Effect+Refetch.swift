@@ -29,7 +29,7 @@ extension Effect {
         let tick = MainActorFunction(tick)
         return Effect.run { send in
             while true {
-                try await clock.sleep(for: interval)
+                try await clock.sleepClamped(for: interval)
                 await Task.yield()
                 try Task.checkCancellation()
                 send(tick(clock.now))

@@ -84,11 +84,26 @@ extension Duration {
     /// The longest wait any clock is asked for: about 146 years.
     ///
     /// A `ContinuousClock` converts a wait to nanoseconds in 64 bits and
-    /// traps past about 292 years ("Not enough bits"), so every wait the
-    /// package sleeps for — a backoff, a timeout, a poll — is clamped here
-    /// first. Nothing a screen waits for comes near it.
+    /// traps once the deadline passes about 292 years of uptime ("Not enough
+    /// bits"), so every wait the package sleeps for — a backoff, a timeout,
+    /// a poll, a delay, a debounce — is clamped here first. Nothing a screen
+    /// waits for comes near it.
     static var longestSleep: Duration { .nanoseconds(Int64.max / 2) }
 
     /// This duration, clamped to `0...longestSleep`.
     var clampedForSleeping: Duration { min(max(self, .zero), .longestSleep) }
+}
+
+extension Clock {
+    /// Sleeps for `duration` clamped as `Duration.clampedForSleeping`
+    /// says, when the clock counts in `Duration` as the standard library's
+    /// and the package's clocks do. A clock with a duration type of its own
+    /// is asked for the wait as given: its range is its own.
+    func sleepClamped(for duration: Self.Duration) async throws {
+        if let wait = duration as? Swift.Duration, let clamped = wait.clampedForSleeping as? Self.Duration {
+            try await sleep(for: clamped)
+        } else {
+            try await sleep(for: duration)
+        }
+    }
 }
