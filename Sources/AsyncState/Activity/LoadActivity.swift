@@ -70,7 +70,7 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
     /// This activity once `retry` is reported: on to the next attempt.
     @inlinable
     func retrying(_ retry: LoadRetry<Failure>) -> LoadActivity {
-        LoadActivity(reason: reason, attempt: retry.attempt + 1, attempts: retry.attempts, wait: retry.wait, lastFailure: retry.failure)
+        LoadActivity(reason: reason, attempt: retry._nextAttempt, attempts: retry.attempts, wait: retry.wait, lastFailure: retry.failure)
     }
 
     /// This activity once the load says how many attempts it makes.
@@ -128,7 +128,7 @@ struct LoadAttempts<Failure: Equatable>: Equatable, Sendable {
     /// These attempts once `retry` is reported: on to the next one.
     @inlinable
     func retrying(_ retry: LoadRetry<Failure>) -> LoadAttempts {
-        LoadAttempts(reason: reason, attempt: retry.attempt + 1, attempts: retry.attempts, wait: retry.wait)
+        LoadAttempts(reason: reason, attempt: retry._nextAttempt, attempts: retry.attempts, wait: retry.wait)
     }
 
     /// These attempts once the load says how many it makes.

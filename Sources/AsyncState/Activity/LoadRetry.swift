@@ -25,6 +25,11 @@ public struct LoadRetry<Failure: Equatable>: Equatable {
         _storage = Storage(attempt: attempt, attempts: attempts, failure: failure, wait: wait)
     }
 
+    /// The attempt that follows: `attempt + 1`, or `Int.max` for a report
+    /// that says `Int.max` (one read from a file, say), which has no next.
+    @inlinable
+    var _nextAttempt: Int { attempt < .max ? attempt + 1 : .max }
+
     /// Equal when every field is.
     @inlinable
     public static func == (lhs: LoadRetry, rhs: LoadRetry) -> Bool {

@@ -45,6 +45,21 @@ struct LoadActivityTests {
                 == "refreshing(value: 5) (#2 in flight) (refresh, attempt 2 of 3 after 4.0 seconds (last failure: offline))")
     }
 
+    @Test("a retry report of attempt Int.max (one read from a file, say) stays there on both lanes; it never traps")
+    func retryOfLastAttempt() {
+        let retry = LoadRetry<TestError>(attempt: .max, of: 3, failure: .offline, wait: .zero)
+        var resource = Self.loadable(.started(id(1)))
+        #expect(resource.apply(.retrying(id(1), retry)) == .applied)
+        #expect(resource.activity?.attempt == .max)
+        var list = Loadable<Pages<Int, Int>, TestError>()
+        _ = list.apply(.started(id(1)))
+        _ = list.apply(.finished(id(1), Pages([1], next: 2)))
+        let more = PageRequest(page: 2, list: id(1))
+        _ = list.apply(.more(more, .started(id(2))))
+        #expect(list.apply(.more(more, .retrying(id(2), retry))) == .applied)
+        #expect(list.moreActivity?.attempt == .max)
+    }
+
     @Test("a plan says how many attempts the load makes, from its first attempt on")
     func plan() {
         var resource = Self.loadable(.started(id(1)), .finished(id(1), 5), .started(id(2)))
