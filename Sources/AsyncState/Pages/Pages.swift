@@ -277,7 +277,11 @@ extension Pages: Codable where Element: Codable, Cursor: Codable {
         let ends = try container.decode([Int].self, forKey: ._pageEnds)
         let firstPage = try container.decode(Int.self, forKey: ._firstPage)
         // Page ends rise (a page may be empty) from 0 to the element count;
-        // no pages, no elements; page numbers from 1 that do not overflow.
+        // no pages, no elements; page numbers from 1 to half of `Int.max`,
+        // so that the list can grow by 2^62 pages before its next page
+        // number overflows — more than any list appends (one a nanosecond
+        // for 146 years) — where a bound of `Int.max` left a replay that
+        // trapped one "load more" later.
         let endsAgree =
             ends.isEmpty
             ? elements.isEmpty
@@ -287,7 +291,7 @@ extension Pages: Codable where Element: Codable, Cursor: Codable {
                 forKey: ._pageEnds, in: container,
                 debugDescription: "page ends \(ends) do not divide \(elements.count) elements into pages")
         }
-        guard firstPage >= 1, firstPage <= Int.max - ends.count else {
+        guard firstPage >= 1, firstPage <= Int.max / 2 - ends.count else {
             throw DecodingError.dataCorruptedError(
                 forKey: ._firstPage, in: container, debugDescription: "the first page kept is \(firstPage), not a page number")
         }

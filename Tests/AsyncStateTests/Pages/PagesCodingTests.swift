@@ -25,6 +25,14 @@ struct PagesCodingTests {
         #expect(pages.isEmpty && pages.pageCount == 2 && pages.nextPage == 5 && pages.next == 4)
     }
 
+    @Test("page numbers up to half of Int.max read, so the list can grow by as many pages again")
+    func highestFirstPage() throws {
+        var pages = try Self.decode(#"{"_elements":[1],"_pageEnds":[1],"_firstPage":4611686018427387902,"next":2}"#)
+        #expect(pages.nextPage == Int.max / 2)
+        pages.append(Pages([2], next: 3))
+        #expect(pages.nextPage == Int.max / 2 + 1)
+    }
+
     @Test(
         "parts that disagree are a decoding error, not a list that traps later",
         arguments: [
@@ -35,6 +43,10 @@ struct PagesCodingTests {
             #"{"_elements":[1],"_pageEnds":[],"_firstPage":1}"#,
             #"{"_elements":[1],"_pageEnds":[1],"_firstPage":0}"#,
             #"{"_elements":[1],"_pageEnds":[1],"_firstPage":9223372036854775807}"#,
+            // From an outside reading: a list whose next page fits, but not the
+            // one after (it trapped at the "load more" after the next).
+            #"{"_elements":[1],"_pageEnds":[1],"_firstPage":9223372036854775806}"#,
+            #"{"_elements":[1],"_pageEnds":[1],"_firstPage":4611686018427387903}"#,
         ])
     func refused(json: String) {
         #expect(throws: DecodingError.self) { try Self.decode(json) }
