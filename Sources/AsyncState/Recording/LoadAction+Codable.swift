@@ -18,9 +18,20 @@ extension LoadID: Codable {
 }
 
 extension LoadClock.Instant: Codable {
-    /// Decodes the offset.
+    /// Decodes the offset; throws `DecodingError.dataCorrupted` for one
+    /// past `Int64.max` seconds either way.
     public init(from decoder: any Decoder) throws {
-        self.init(offset: try decoder.singleValueContainer().decode(Duration.self))
+        let container = try decoder.singleValueContainer()
+        let offset = try container.decode(Duration.self)
+        // A `Duration` decodes any 128-bit count of attoseconds; one this far
+        // out made the staleness rule's `freshSince + maxAge` overflow and
+        // trap. Within `Int64.max` seconds (292 billion years), adding any
+        // such offset and any duration a maximum age comes near cannot.
+        guard offset >= .seconds(Int64.min), offset <= .seconds(Int64.max) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "an instant \(offset) from its clock's start is past what a clock reads")
+        }
+        self.init(offset: offset)
     }
 
     /// Encodes the offset.
