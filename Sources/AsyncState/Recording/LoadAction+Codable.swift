@@ -163,16 +163,30 @@ extension CodingUserInfoKey {
 
 /// The edit types a decoder may meet, by their full names — what
 /// `CodingUserInfoKey.asyncStateEditTypes` holds.
+///
+/// A `private` or local type is named with `(private)` in place of its
+/// context, whose address changes with every run of a program; two such
+/// types of one name, in different files of a module, cannot be told apart
+/// in a recording, and an edit of that name is refused, saying so.
 public struct EditTypes: Sendable {
     let decoders: [String: @Sendable (any Decoder) throws -> Any]
+    /// Names that more than one of the types given have.
+    let ambiguousNames: Set<String>
 
     /// The types of `edits`, each `Decodable`.
     public init(_ edits: [any (Decodable & Sendable).Type]) {
         var decoders: [String: @Sendable (any Decoder) throws -> Any] = [:]
+        var types: [String: ObjectIdentifier] = [:]
+        var ambiguousNames: Set<String> = []
         for type in edits {
-            decoders[String(reflecting: type)] = { try type.init(from: $0) }
+            let name = RecordedTypeName.of(type)
+            if let other = types.updateValue(ObjectIdentifier(type), forKey: name), other != ObjectIdentifier(type) {
+                ambiguousNames.insert(name)
+            }
+            decoders[name] = { try type.init(from: $0) }
         }
         self.decoders = decoders
+        self.ambiguousNames = ambiguousNames
     }
 }
 
@@ -189,7 +203,7 @@ extension AnyEdit: Codable {
                     codingPath: encoder.codingPath, debugDescription: "\(type(of: base)) is not Encodable, so this edit has no JSON form"))
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(String(reflecting: type(of: base)), forKey: .type)
+        try container.encode(RecordedTypeName.of(type(of: base)), forKey: .type)
         try encodable.encode(to: container.superEncoder(forKey: .edit))
     }
 
@@ -197,8 +211,16 @@ extension AnyEdit: Codable {
     /// `CodingUserInfoKey.asyncStateEditTypes` names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let name = try container.decode(String.self, forKey: .type)
-        guard let decode = (decoder.userInfo[.asyncStateEditTypes] as? EditTypes)?.decoders[name] else {
+        let name = RecordedTypeName.normalized(try container.decode(String.self, forKey: .type))
+        let types = decoder.userInfo[.asyncStateEditTypes] as? EditTypes
+        if let types, types.ambiguousNames.contains(name) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
+                debugDescription:
+                    "more than one of the edit types the reader was given is named \(name) (private types in different files); give one another name"
+            )
+        }
+        guard let decode = types?.decoders[name] else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "the edit type \(name) is not among the edit types the reader was given")
         }

@@ -97,7 +97,7 @@ extension RecordingTranscript where Action: Codable {
         var header = FileLine<Action>(kind: .header)
         header.format = recordingFormatName
         header.version = recordingFormatVersion
-        header.action = String(reflecting: Action.self)
+        header.action = RecordedTypeName.of(Action.self)
         header.discarded = discardedStepCount
         var initial = FileLine<Action>(kind: .initial)
         initial.fields = initialFields.entries.map { [$0.path, $0.text] }
@@ -185,7 +185,9 @@ extension RecordingTranscript where Action: Codable {
         let header = try decode(0)
         guard header.kind == .header, header.format == recordingFormatName else { throw fail(1, .notARecording) }
         guard header.version == recordingFormatVersion else { throw fail(1, .unsupportedVersion(header.version ?? 0)) }
-        guard header.action == String(reflecting: Action.self) else { throw fail(1, .otherFeature(header.action ?? "an unnamed feature")) }
+        guard header.action.map(RecordedTypeName.normalized) == RecordedTypeName.of(Action.self) else {
+            throw fail(1, .otherFeature(header.action ?? "an unnamed feature"))
+        }
         // Bounded so that no step number after the discarded ones overflows
         // (a file may say anything; a recorder never let go of that many).
         guard let discarded = header.discarded, discarded >= 0, discarded <= Int.max - lines.count else {
