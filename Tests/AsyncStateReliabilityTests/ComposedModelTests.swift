@@ -69,6 +69,10 @@ struct ComposedModelTests {
         case editCancel(UInt64)
         case editRetry(UInt64)
         case invalidate
+        /// The load in flight finishes with its snapshot's first `pages`
+        /// pages: a refetch of every page shown, which may bring more than
+        /// the window keeps.
+        case finishPages(UInt64, pages: Int)
         /// A value set locally, `setValue`: the server's rows now, in `pages` pages.
         case setValue(pages: Int)
         case tick(Int)
@@ -79,6 +83,7 @@ struct ComposedModelTests {
             case .start(let id): "start #\(id)"
             case .queue(let id): "queue #\(id)"
             case .finish(let id): "finish #\(id)"
+            case .finishPages(let id, let pages): "finish #\(id) with \(pages) pages"
             case .fail(let id): "fail #\(id)"
             case .cancel(let id): "cancel #\(id)"
             case .progress(let id): "progress #\(id)"
@@ -143,6 +148,17 @@ struct ComposedModelTests {
             return (Pages(rows, next: next), PlainPages(pages: [rows], next: next))
         }
 
+        /// Pages 1 to `count` as `snapshot` holds them, in one list.
+        static func pages(_ count: Int, of snapshot: [Int]) -> (pages: Pages<Int, Int>, plain: PlainPages) {
+            var (pages, plain) = page(1, of: snapshot)
+            for number in stride(from: 2, through: count, by: 1) {
+                let (more, plainMore) = page(number, of: snapshot)
+                pages.append(more)
+                plain.append(plainMore, window: nil)
+            }
+            return (pages, plain)
+        }
+
         func snapshot(_ id: UInt64) -> [Int] { snapshots[id] ?? server }
         func moreSnapshot(_ id: UInt64) -> [Int] { moreSnapshots[id] ?? server }
 
@@ -169,8 +185,9 @@ struct ComposedModelTests {
             case .queue(let id):
                 action = .queued(LoadID(id))
                 expected = reference.enqueue(id)
-            case .finish(let id):
-                let (pages, plain) = Self.page(1, of: snapshot(id))
+            case .finish(let id), .finishPages(let id, _):
+                let count = if case .finishPages(_, let count) = step { count } else { 1 }
+                let (pages, plain) = Self.pages(count, of: snapshot(id))
                 action = .at(instant(ms: now), .finished(LoadID(id), pages))
                 stale = list.inFlightID != LoadID(id)
                 settles = true
@@ -264,12 +281,7 @@ struct ComposedModelTests {
                 reference.invalidate()
                 list.invalidate()
             case .setValue(let count):
-                var (pages, plain) = Self.page(1, of: server)
-                for number in stride(from: 2, through: count, by: 1) {
-                    let (more, plainMore) = Self.page(number, of: server)
-                    pages.append(more)
-                    plain.append(plainMore, window: nil)
-                }
+                let (pages, plain) = Self.pages(count, of: server)
                 reference.setValue(plain)
                 list.setValue(pages)
             case .tick(let ms):
@@ -452,7 +464,8 @@ struct ComposedModelTests {
             case 16..<18: return r.queue.randomElement(using: &random).map { [.cancel($0)] } ?? []
             case 18..<21: return [.invalidate, .start(newID())] // a reducer's invalidation: reload at once
             case 21..<23: return [.invalidate] // a host's, of a value nobody uses
-            case 23..<32: return r.inFlight.map { [.finish($0)] } ?? []
+            case 23..<30: return r.inFlight.map { [.finish($0)] } ?? []
+            case 30..<32: return r.inFlight.map { [.finishPages($0, pages: Int.random(in: 2...3, using: &random))] } ?? []
             case 32..<35: return r.inFlight.map { [.fail($0)] } ?? []
             case 35..<37: return r.inFlight.map { [.cancel($0)] } ?? []
             case 37..<41: return r.inFlight.map { [.progress($0)] } ?? []

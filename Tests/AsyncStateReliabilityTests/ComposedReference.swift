@@ -20,6 +20,11 @@ struct PlainPages: Equatable, CustomStringConvertible {
     mutating func append(_ page: PlainPages, window: Int?) {
         pages += page.pages
         next = page.next
+        keep(window: window)
+    }
+
+    /// Lets the oldest pages go until at most `window` are left.
+    mutating func keep(window: Int?) {
         if let window, pages.count > max(window, 1) {
             let dropped = pages.count - max(window, 1)
             pages.removeFirst(dropped)
@@ -200,6 +205,7 @@ struct ComposedReference {
     mutating func finish(_ id: UInt64, _ value: PlainPages, at now: Int) -> Bool {
         guard inFlight == id else { return false }
         confirmed = reapplied(value)
+        confirmed?.keep(window: window)
         settledAt = now
         if mark != nil, !isOvertaken(id) { mark = nil }
         // The list is replaced: the failure of a page of the old one is gone.
@@ -257,10 +263,11 @@ struct ComposedReference {
     }
 
     /// `setValue(value)`: the value set locally is the confirmed one, as a
-    /// success; what a load streamed is gone. Its age, a load in flight and
+    /// success, its oldest pages past the window gone; what a load streamed is gone. Its age, a load in flight and
     /// the other lanes stay.
     mutating func setValue(_ value: PlainPages) {
         confirmed = value
+        confirmed?.keep(window: window)
         partial = nil
         settled = .success
     }

@@ -301,8 +301,12 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         }
         _settledAt = instant
         if let invalidation = _invalidation, !invalidation.overtakes(id) { _invalidation = nil }
-        // The list is replaced: a failed "load more" of the old one is moot.
-        if let layers = _layers, layers._contents._more._error.isSome { withLayers { $0._more._error = nil } }
+        if let layers = _layers {
+            // A refetch of every page shown may bring more than the window.
+            if layers._contents._window != nil { keepWindow() }
+            // The list is replaced: a failed "load more" of the old one is moot.
+            if layers._contents._more._error.isSome { withLayers { $0._more._error = nil } }
+        }
         settle(.success)
         return .applied
     }
@@ -333,7 +337,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _value = newValue
         _partial = nil
         _settled = .success
-        if _layers != nil { refreshShown() }
+        if _layers != nil {
+            keepWindow()
+            refreshShown()
+        }
     }
 
     /// Returns to `.notLoaded` and forgets the value, its age, the pending

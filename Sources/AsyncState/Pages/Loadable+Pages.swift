@@ -8,17 +8,27 @@ extension Loadable {
     /// An empty paged list, before its first page.
     ///
     /// - Parameter window: keep at most this many pages, letting the oldest
-    ///   go as new ones are appended; `nil` keeps every page. A window below
-    ///   one page keeps one.
+    ///   go as new ones are appended or a load brings more; `nil` keeps every
+    ///   page. A window below one page keeps one.
     @inlinable
     public init<Element, Cursor>(window: Int?) where Value == Pages<Element, Cursor> {
         self.init()
         if let window { withLayers { $0._window = max(window, 1) } }
     }
 
-    /// The most pages a paged list keeps, or `nil` for no limit.
+    /// The most pages a paged list keeps, or `nil` for no limit: in each
+    /// lane — a page a "load more" appends, a load's result and a value set
+    /// with `setValue` — the oldest pages go.
     @inlinable
     public var window: Int? { _layers?._contents._window }
+
+    /// Lets the oldest pages of the value go until it holds at most
+    /// ``window`` pages; nothing for a value that is not ``Pages``.
+    @inlinable
+    mutating func keepWindow() {
+        guard let window = _layers?._contents._window, _value.isSome, let paged = Value.self as? any PageAppending.Type else { return }
+        withUnsafeMutablePointer(to: &_value!) { paged.keep(window, of: $0) }
+    }
 
     /// Whether a "load more" is in flight — a spinner in the last row.
     @inlinable

@@ -245,6 +245,8 @@ protocol PageAppending {
     static func nextPage(of pages: UnsafeRawPointer) -> Int?
     /// Appends `page` to `pages`, keeping at most `window` pages.
     static func append(_ page: UnsafeRawPointer, to pages: UnsafeMutableRawPointer, window: Int?)
+    /// Keeps at most `window` pages of `pages`, letting the oldest go.
+    static func keep(_ window: Int, of pages: UnsafeMutableRawPointer)
 }
 
 extension Pages: PageAppending {
@@ -257,6 +259,12 @@ extension Pages: PageAppending {
     @usableFromInline
     static func append(_ page: UnsafeRawPointer, to pages: UnsafeMutableRawPointer, window: Int?) {
         pages.assumingMemoryBound(to: Pages.self).pointee.append(page.assumingMemoryBound(to: Pages.self).pointee, window: window)
+    }
+
+    @usableFromInline
+    static func keep(_ window: Int, of pages: UnsafeMutableRawPointer) {
+        let pages = pages.assumingMemoryBound(to: Pages.self)
+        if pages.pointee.pageCount > window { pages.pointee.trim(to: window) }
     }
 }
 

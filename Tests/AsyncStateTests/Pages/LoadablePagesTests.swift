@@ -302,6 +302,25 @@ struct LoadablePagesTests {
         #expect(feed.nextRequest == PageRequest(page: 5, list: id(1)))
     }
 
+    // From an outside reading: the window held for "load more" only; a
+    // refetch of every page shown, or a value set, kept every page.
+    @Test("a window holds in every lane: a load's result and a value set keep the newest N pages too")
+    func windowInEveryLane() {
+        var three = numbers(0, next: 2)
+        three.append(numbers(2, next: 3))
+        three.append(numbers(4, next: 4))
+        var loaded = Loadable<Pages<Int, Int>, TestError>(window: 2)
+        _ = loaded.apply(.started(id(1)))
+        _ = loaded.apply(.finished(id(1), three))
+        var set = Loadable<Pages<Int, Int>, TestError>(window: 2)
+        set.setValue(three)
+        for feed in [loaded, set] {
+            #expect(feed.value?.pageCount == 2)
+            #expect(feed.value?.elements == [2, 3, 4, 5])
+            #expect(feed.nextRequest?.page == 4, "the pages that went are still counted")
+        }
+    }
+
     @Test("a window of zero (or less) keeps one page: the list shows the page it loaded last", arguments: [0, -3])
     func windowOfZero(window: Int) throws {
         var feed = loadedNumberFeed(window: window)
