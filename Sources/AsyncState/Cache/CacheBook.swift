@@ -109,7 +109,13 @@ struct CacheBook<Key: Hashable, Entry: CacheEntry> {
 
     /// Adds a user to `key`'s entry, which is cached; it is no longer idle.
     mutating func addUser(at position: Int) {
-        _users[position] += 1
+        addUsers(1, at: position)
+    }
+
+    /// Adds `count` users, at least one, to the entry at `position`, which
+    /// is cached; it is no longer idle.
+    mutating func addUsers(_ count: Int, at position: Int) {
+        _users[position] += count
         _idleTokens[position] = nil
     }
 

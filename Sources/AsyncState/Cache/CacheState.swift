@@ -12,6 +12,20 @@ public struct CacheState<Key: Hashable, Value: Equatable, Failure: Equatable> {
     @inlinable
     public init() {}
 
+    /// A cache holding `entries` in the order given, each with the users
+    /// `users` gives its key: the testing library's expected value
+    /// (`CacheState(expecting:users:)`). Keys without users are unused, and
+    /// evicted first to last in that order; a key given twice keeps its
+    /// first place and its last loadable.
+    package init(_ entries: some Sequence<(Key, Loadable<Value, Failure>)>, users: (Key) -> Int) {
+        for (key, loadable) in entries {
+            let position = _book.insert(key, capacity: .max) { loadable }.position
+            _book._entries[position] = loadable
+            let count = users(key)
+            if count > 0, _book._users[position] == 0 { _book.addUsers(count, at: position) }
+        }
+    }
+
     /// The loadable cached for `key`, or `nil` if nothing is cached for it.
     @inlinable
     public subscript(key: Key) -> Loadable<Value, Failure>? {

@@ -58,6 +58,28 @@ enum TestingDocs {
             }
         }
     }
+
+    /// CacheState+Expected.swift's feature: users shared through a cache.
+    struct Users: Reducer {
+        struct State: Equatable { var users = CacheState<Int, String, Failure>() }
+        enum Action {
+            case users(CacheAction<Int, String, Failure>)
+        }
+
+        let clock: LoadClock
+
+        var body: some Reducer<State, Action> {
+            Scope(state: \.users, action: Action.users, extract: { if case .users(let action) = $0 { action } else { nil } }) {
+                CacheReducer(clock: clock, staleAfter: .seconds(30), collectAfter: .seconds(60)) { id in
+                    LoadRequest { () async throws(Failure) in "user \(id)" }
+                }
+            }
+        }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            body.reduce(into: &state, action: action)
+        }
+    }
 }
 
 @Suite("Doc comment examples: testing")
@@ -87,6 +109,33 @@ struct TestingDocExampleTests {
         }
         await store.receive(.profile(.finished(LoadID(1), "Lee"))) {
             $0.profile = Loadable(expecting: .success(value: "Lee"), newestID: LoadID(1))
+        }
+        await store.finish()
+    }
+
+    @Test @MainActor func cacheExpectedValues() async {
+        let testClock = TestClock()
+        let clock = LoadClock(testClock)
+        let store = TestStore(initialState: TestingDocs.Users.State(), reducer: TestingDocs.Users(clock: clock))
+        store.send(.users(.subscribe(7, at: clock.now))) {
+            $0.users = CacheState(expecting: [7: Loadable()], users: [7: 1])
+        }
+        await store.receive("started #1", matching: { if case .users(.entry(7, .started(LoadID(1)))) = $0 { true } else { false } }) {
+            $0.users = CacheState(expecting: [7: Loadable(expecting: .loading, inFlightID: LoadID(1))], users: [7: 1])
+        }
+        let loaded = Loadable<String, TestingDocs.Failure>(expecting: .success(value: "user 7"), newestID: LoadID(1), settledAt: clock.now)
+        await store.receive(
+            "finished #1", matching: { if case .users(.entry(7, .at(_, .finished(LoadID(1), _)))) = $0 { true } else { false } }
+        ) {
+            $0.users = CacheState(expecting: [7: loaded], users: [7: 1])
+        }
+        store.send(.users(.unsubscribe(7))) {
+            $0.users = CacheState(expecting: [7: loaded])
+        }
+        await testClock.waitForSleepers()
+        testClock.advance(by: .seconds(60))
+        await store.receive("collect(7)", matching: { if case .users(.collect(7, _)) = $0 { true } else { false } }) {
+            $0.users = CacheState()
         }
         await store.finish()
     }
