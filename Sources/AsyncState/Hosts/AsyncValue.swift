@@ -14,9 +14,9 @@ import Observation
 /// }
 /// ```
 ///
-/// It is the one host of this package: a ``Cache``'s entries and an
-/// ``OperationTracker``'s operations are `AsyncValue`s, so what one offers
-/// they all do, spelled the same. It runs the state on a ``Store`` with the
+/// It is the one host of this package: a ``Cache``'s entries are
+/// `AsyncValue`s, so they offer what it offers, spelled the same, and an
+/// ``OperationTracker`` runs each key's operations on one. It runs the state on a ``Store`` with the
 /// reducer API a feature would use, so it keeps every promise of
 /// ``Loadable``:
 ///

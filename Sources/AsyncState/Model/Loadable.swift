@@ -205,7 +205,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
     /// | action | newest load | otherwise |
     /// |---|---|---|
     /// | `.started(id)` | `id` newer than every ID seen, or queued: `.refreshing(value:)` if a value is known, else `.loading` | dropped |
-    /// | `.finished(id, v)` | `.success(value: v)`, and `v` becomes the confirmed value | dropped |
+    /// | `.finished(id, v)` | `.success(value: v)`, and `v` becomes the confirmed value (a paged list's oldest pages past its ``window`` go) | dropped |
     /// | `.failed(id, e)` | `.error(error: e)`; ``value`` stays readable | dropped |
     /// | `.cancelled(id)` | back to ``settledState``; a queued `id` leaves the queue | dropped |
     /// | `.retrying(id, r)` | stays loading, without a partial value; ``activity`` moves to attempt `r.attempt + 1` | dropped |

@@ -3,7 +3,7 @@ public enum Exhaustivity: Sendable {
     /// Every state change must be asserted in full, every action an effect
     /// sends must be received, and no effect may still run at the end.
     case on
-    /// Only what a test asserts is checked: a mutation closure must describe
+    /// Only what a test asserts is checked: a step's closure must describe
     /// the state truthfully, unasserted actions are skipped, and effects may
     /// outlive the test. For large features where a test cares about a part.
     case off

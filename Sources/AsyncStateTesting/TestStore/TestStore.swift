@@ -20,7 +20,7 @@ import AsyncState
 ///
 /// Load IDs start at `#1` in every test store, so expectations stay stable.
 /// Failures go to Swift Testing or XCTest, whichever runs the test, and show
-/// a line diff of the expected and actual state. What a `Store` reports
+/// a field diff of the expected and actual state. What a `Store` reports
 /// through `onIssue` — an effect that throws an error nothing handled, a
 /// reducer that calls `send` — fails the test too.
 @MainActor
