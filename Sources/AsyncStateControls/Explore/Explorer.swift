@@ -32,7 +32,7 @@ import AsyncState
 ///   - invariants: properties of your own every state must have.
 ///   - maximumOrderings: a bound: an exploration that would go past it stops
 ///     there and reports ``ExplorationReport/isComplete`` false, which
-///     `assertExploration` fails.
+///     `assertExploration` fails. Zero or less explores no ordering.
 ///   - maximumSteps: a bound on the choices one ordering makes, for a
 ///     feature that never settles (a poll without end).
 ///   - makeReducer: builds the feature, given operations the explorer answers.
@@ -49,7 +49,7 @@ public func explore<R: Reducer>(
     report.promises = KitInvariant.allCases.map(\.rawValue) + invariants.map(\.name)
     var path: [(choice: Int, of: Int)] = []
     while true {
-        if report.orderingCount == maximumOrderings {
+        if report.orderingCount >= maximumOrderings {
             report.isComplete = false
             return report
         }

@@ -167,4 +167,12 @@ struct ExplorerTests {
         #expect(report.orderingCount == 2)
         #expect(report.failure == nil)
     }
+
+    // From an outside reading: a bound below zero was no bound at all.
+    @Test("a bound of orderings of zero or less explores none and says it is incomplete", arguments: [0, -1, Int.min])
+    func boundBelowOne(maximum: Int) async {
+        let report = await explore(State(), script: [.search("a"), .search("b")], maximumOrderings: maximum) { feature($0) }
+        #expect(!report.isComplete)
+        #expect(report.orderingCount == 0)
+    }
 }
