@@ -66,7 +66,7 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
         case .pulledToRefresh(let user):
             return reduce(into: &state, action: .users(.refetch(user)))
         case .watchLifecycle:
-            return .triggers(becameActive(), clock: clock) { .users(.refetchStale(at: $0)) }
+            return .triggers(id: "active", becameActive(), clock: clock) { .users(.refetchStale(at: $0)) }
         case .users(let action):
             return users.reduce(into: &state.users, action: action).map(Action.users)
         }

@@ -24,7 +24,7 @@
 /// | how long a value counts as fresh | `staleTime` | `staleAfter` |
 /// | how long an unused entry stays | `gcTime` | `collectAfter` |
 /// | mark stale and reload | `invalidateQueries` | ``CacheAction/invalidate(_:)``, ``CacheAction/invalidateAll(where:)`` |
-/// | refetch on focus / reconnect | `refetchOnWindowFocus` | ``CacheAction/refetchStale(at:)`` from ``Effect/triggers(_:clock:action:)`` |
+/// | refetch on focus / reconnect | `refetchOnWindowFocus` | ``CacheAction/refetchStale(at:)`` from ``Effect/triggers(id:_:clock:action:)`` |
 /// | prefetch | `prefetchQuery` | ``CacheAction/prefetch(_:at:)`` |
 /// | write one entry | `setQueryData`, `onMutate` | ``CacheState/update(_:_:)`` with `setValue(_:at:)` or `edit` |
 public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: Error & Equatable>: Reducer {

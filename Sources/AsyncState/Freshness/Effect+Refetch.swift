@@ -48,15 +48,21 @@ extension Effect {
     ///
     /// ```swift
     /// case .appeared:
-    ///     return .triggers(becameActive, clock: clock, action: Action.becameActive)
+    ///     return .triggers(id: "active", becameActive, clock: clock, action: Action.becameActive)
     /// case .becameActive(let now):
     ///     return state.user.loadIfNeeded(Action.user, LoadRequest(api.user).stamped(by: clock), maxAge: .seconds(60), at: now)
     /// ```
+    ///
+    /// Starting triggers again with the same `id` replaces the ones running,
+    /// as a poll does: a screen that appears twice listens once. (Without an
+    /// ID, each appearance added a listener that ran until the store was
+    /// released.)
     ///
     /// A sequence that ends just ends the effect. A sequence that throws ends
     /// it too, and the store reports the error with ``Store/onIssue``; the
     /// loadables it would have refreshed keep their state.
     public static func triggers<Triggers: AsyncSequence & Sendable, C: Clock>(
+        id: some Hashable & Sendable,
         _ triggers: Triggers,
         clock: C,
         action: @escaping (C.Instant) -> Action
@@ -73,6 +79,7 @@ extension Effect {
                 throw TriggerFailure(underlying: error)
             }
         }
+        .cancellable(id: id, cancelInFlight: true)
     }
 }
 

@@ -188,6 +188,23 @@ struct LoadablePollingTests {
         #expect(store.user.settledAt == LoadClock.Instant(offset: .seconds(61)))
     }
 
+    // From an outside reading of the Freshness guide, whose screen starts its
+    // triggers on every appearance: each one added a listener for good.
+    @Test("triggers started again with the same ID replace the ones running: a screen that appears twice listens once")
+    func triggersReplaced() async {
+        let (store, _, _, _) = makeStampedStore()
+        let (first, firstContinuation) = AsyncThrowingStream<Void, any Error>.makeStream()
+        let (second, secondContinuation) = AsyncThrowingStream<Void, any Error>.makeStream()
+        store.send(.watch(first))
+        store.send(.watch(second))
+        await yieldUntil { store.runningEffectCount == 1 }
+        #expect(store.runningEffectCount == 1, "the first listener was replaced")
+        firstContinuation.finish()
+        secondContinuation.finish()
+        await yieldUntil { store.runningEffectCount == 0 }
+        #expect(store.runningEffectCount == 0)
+    }
+
     @Test("a trigger sequence that throws stops the triggers, is reported, and leaves the value as it was")
     func triggerSequenceThrows() async {
         let (store, _, _, _) = makeStampedStore()

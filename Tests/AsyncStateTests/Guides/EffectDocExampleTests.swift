@@ -200,7 +200,7 @@ enum EffectDocs {
             case .pollTick:
                 return state.user.load(Action.user, LoadRequest(api.user).stamped(by: clock), overlap: .firstWins)
             case .appeared:
-                return .triggers(becameActive, clock: clock, action: Action.becameActive)
+                return .triggers(id: "active", becameActive, clock: clock, action: Action.becameActive)
             case .becameActive(let now):
                 return state.user.loadIfNeeded(Action.user, LoadRequest(api.user).stamped(by: clock), maxAge: .seconds(60), at: now)
             default:

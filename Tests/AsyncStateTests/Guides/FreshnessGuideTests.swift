@@ -34,7 +34,7 @@ enum FreshnessGuide {
             case .appeared(let now):
                 return .merge(
                     state.user.loadIfNeeded(Action.user, request, maxAge: .seconds(60), at: now),
-                    .triggers(becameActive, clock: clock, action: Action.becameActive)
+                    .triggers(id: "active", becameActive, clock: clock, action: Action.becameActive)
                 )
             case .becameActive(let now):
                 return state.user.loadIfNeeded(Action.user, request, maxAge: .seconds(60), at: now)
