@@ -65,17 +65,17 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     /// deadline or when cancelled, if its operation has not returned by then
     /// (see ``AsyncValue/runningCount``).
     public func isActive(_ key: Key) -> Bool {
-        (entry(key)?.runningCount ?? 0) > 0
+        entry(key)?._loads.isRunning ?? false
     }
 
     /// Whether any operation is running.
     public var isAnyActive: Bool {
-        observedEntries.values.contains { $0.runningCount > 0 }
+        observedEntries.values.contains { $0._loads.isRunning }
     }
 
     /// The keys whose operations are running.
     public var activeKeys: Set<Key> {
-        Set(observedEntries.filter { $0.value.runningCount > 0 }.keys)
+        Set(observedEntries.filter { $0.value._loads.isRunning }.keys)
     }
 
     /// The failure of the last run of `key` that failed: `nil` while a later

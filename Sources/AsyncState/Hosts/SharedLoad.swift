@@ -207,6 +207,8 @@ final class SharedLoads: Observable {
     /// registrar's two locked calls on both the first and the last action of
     /// every load nobody watches.
     @exclusivity(unchecked) var _isCountObserved = false
+    /// Whether `isRunning` was read since it last changed: the same rule.
+    @exclusivity(unchecked) var _isRunningObserved = false
     /// Observers of `runningCount` register here, not on the value: the
     /// value would have to be reached through a weak reference, and any weak
     /// reference gives an object a side table, which makes every retain and
@@ -214,6 +216,7 @@ final class SharedLoads: Observable {
     @usableFromInline let _registrar = ObservationRegistrar()
     /// Built once: a key path is costly to build on every access.
     private static let runningCountKeyPath = \SharedLoads.runningCount
+    private static let isRunningKeyPath = \SharedLoads.isRunning
     /// Built once per value: a static one costs a `swift_once` check on every hit.
     @usableFromInline nonisolated let _presenceKey: KeyPath<SharedLoads, UInt8> & Sendable = \SharedLoads._presenceMark
 
@@ -260,6 +263,15 @@ final class SharedLoads: Observable {
         return running.count
     }
 
+    /// Whether any load runs. Reading it registers a dependency that is told
+    /// only when that changes — not when a second load joins the first — so
+    /// that a tracker's `isActive` reader re-renders only when it flips.
+    var isRunning: Bool {
+        _registrar.access(self, keyPath: Self.isRunningKeyPath)
+        _isRunningObserved = true
+        return !running.isEmpty
+    }
+
     /// Notes the first or the last action of a load.
     @usableFromInline
     func note(_ lifecycle: LoadLifecycle) {
@@ -274,9 +286,10 @@ final class SharedLoads: Observable {
     func began(_ id: LoadID) {
         guard let starting = _starting else { return }
         starting.id = id
+        let wasRunning = !running.isEmpty
         running.insert(starting, forKey: id)
         _starting = nil
-        countChanged()
+        countChanged(wasRunning: wasRunning)
     }
 
     /// Tells the context of the load that `action`, a value-lane `.failed`,
@@ -303,7 +316,7 @@ final class SharedLoads: Observable {
     func ended(_ id: LoadID, cancelled: Bool) {
         guard let load = running.removeValue(forKey: id) else { return }
         load.end(cancelled: cancelled)
-        countChanged()
+        countChanged(wasRunning: true)
     }
 
     /// Ends loads `ids`, which the host has just cancelled, for their callers
@@ -318,11 +331,19 @@ final class SharedLoads: Observable {
         for id in ids { running[id]?.end(cancelled: true) }
     }
 
-    private func countChanged() {
-        guard _isCountObserved else { return }
-        _isCountObserved = false
-        _registrar.willSet(self, keyPath: Self.runningCountKeyPath)
-        _registrar.didSet(self, keyPath: Self.runningCountKeyPath)
+    /// Tells the readers of the count, and those of `isRunning` if the
+    /// count crossed zero.
+    private func countChanged(wasRunning: Bool) {
+        if _isCountObserved {
+            _isCountObserved = false
+            _registrar.willSet(self, keyPath: Self.runningCountKeyPath)
+            _registrar.didSet(self, keyPath: Self.runningCountKeyPath)
+        }
+        if _isRunningObserved, wasRunning == running.isEmpty {
+            _isRunningObserved = false
+            _registrar.willSet(self, keyPath: Self.isRunningKeyPath)
+            _registrar.didSet(self, keyPath: Self.isRunningKeyPath)
+        }
     }
 }
 

@@ -100,4 +100,33 @@ struct HostObservationTests {
         _ = await tracker.run("b", LoadRequest { () async throws(TestError) in throw .offline })
         #expect(readers.told == ["error b": 2], "now it depends on b's error alone, told once when it changed")
     }
+
+    // From an outside reading: these read the key's count of running loads,
+    // and were told whenever it moved — a Save button re-rendered for every
+    // save queued behind the one running.
+    @Test(
+        "OperationTracker: readers of isActive, isAnyActive and activeKeys are told when a key starts or stops, not when a second run queues"
+    )
+    func trackerActivity() async {
+        let tracker = OperationTracker<String, TestError>()
+        let gates = GateQueue<Int>()
+        let prepared = gates.prepare(2)
+        let first = Task { await tracker.run("save", gates.request()) }
+        await yieldUntil { tracker.isActive("save") }
+        let readers = Readers()
+        readers.add("isActive") { _ = tracker.isActive("save") }
+        readers.add("isAnyActive") { _ = tracker.isAnyActive }
+        readers.add("activeKeys") { _ = tracker.activeKeys }
+        let second = Task { await tracker.run("save", gates.request(), overlap: .queue) }
+        await yieldUntil { tracker.waitingCount("save") == 1 }
+        #expect(tracker.isActive("save"))
+        #expect(readers.told == [:], "still active")
+        prepared[0].open(with: 1)
+        await prepared[1].waitForArrivals()
+        #expect(readers.told == [:], "the queued run took over: still active")
+        prepared[1].open(with: 2)
+        _ = await (first.value, second.value)
+        #expect(!tracker.isActive("save"))
+        #expect(readers.told == ["isActive": 1, "isAnyActive": 1, "activeKeys": 1])
+    }
 }
