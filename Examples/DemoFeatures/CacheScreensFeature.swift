@@ -33,14 +33,16 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
 
     let clock: LoadClock
     let users: Users
-    let becameActive: @Sendable () -> any AsyncSequence<Void, Never> & Sendable
+    let becameActive: @Sendable () -> ScheduledEvents<C>
 
     /// - Parameters:
-    ///   - becameActive: the app's "became active" events, injected (the
-    ///     demo plays them on the simulated clock).
+    ///   - becameActive: makes a sequence of the app's "became active"
+    ///     events, one per start of the triggers (the demo plays them on the
+    ///     simulated clock; an app makes an `AsyncStream` fed by a
+    ///     notification observer).
     public init(
         api: DemoAPI, clock: C, staleAfter: Duration, collectAfter: Duration,
-        becameActive: @escaping @Sendable () -> any AsyncSequence<Void, Never> & Sendable
+        becameActive: @escaping @Sendable () -> ScheduledEvents<C>
     ) {
         let clock = LoadClock(clock)
         self.clock = clock
@@ -66,7 +68,7 @@ public struct CacheScreensFeature<C: Clock>: Reducer where C.Duration == Duratio
         case .pulledToRefresh(let user):
             return reduce(into: &state, action: .users(.refetch(user)))
         case .watchLifecycle:
-            return .triggers(id: "active", becameActive(), clock: clock) { .users(.refetchStale(at: $0)) }
+            return .triggers(id: "active", becameActive, clock: clock) { .users(.refetchStale(at: $0)) }
         case .users(let action):
             return users.reduce(into: &state.users, action: action).map(Action.users)
         }

@@ -38,13 +38,15 @@ extension Effect {
         .cancellable(id: id, cancelInFlight: true)
     }
 
-    /// Sends `action(clock.now)` for every element of `triggers` — the app
-    /// became active, the network came back — until the sequence ends, the
-    /// effect is cancelled, or the store is released.
+    /// Sends `action(clock.now)` for every element of the sequence
+    /// `makeTriggers` makes — the app became active, the network came back —
+    /// until the sequence ends, the effect is cancelled, or the store is
+    /// released.
     ///
     /// The platform's notifications stay outside the core module: adapt them
     /// to any `AsyncSequence` (an `AsyncStream` fed by a notification
-    /// observer, say) and inject it. The reducer then reloads what is stale:
+    /// observer, say) and inject a function that makes one. The reducer then
+    /// reloads what is stale:
     ///
     /// ```swift
     /// case .appeared:
@@ -54,23 +56,25 @@ extension Effect {
     /// ```
     ///
     /// Starting triggers again with the same `id` replaces the ones running,
-    /// as a poll does: a screen that appears twice listens once. (Without an
-    /// ID, each appearance added a listener that ran until the store was
-    /// released.)
+    /// as a poll does: a screen that appears twice listens once. Each start
+    /// listens to a sequence of its own, made when it starts, because the
+    /// one it replaces is cancelled — and cancelling the task that iterates
+    /// an `AsyncStream` ends that stream for good.
     ///
     /// A sequence that ends just ends the effect. A sequence that throws ends
     /// it too, and the store reports the error with ``Store/onIssue``; the
     /// loadables it would have refreshed keep their state.
     public static func triggers<Triggers: AsyncSequence & Sendable, C: Clock>(
         id: some Hashable & Sendable,
-        _ triggers: Triggers,
+        _ makeTriggers: @escaping () -> Triggers,
         clock: C,
         action: @escaping (C.Instant) -> Action
     ) -> Effect {
         let action = MainActorFunction(action)
+        let makeTriggers = MainActorFunction(makeTriggers)
         return Effect.run { send in
             do {
-                for try await _ in triggers {
+                for try await _ in makeTriggers(()) {
                     send(action(clock.now))
                 }
             } catch is CancellationError {

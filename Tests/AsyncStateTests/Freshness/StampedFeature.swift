@@ -57,7 +57,7 @@ struct StampedFeature: Reducer {
         case .pollTick:
             return state.user.load(Action.user, request, overlap: .firstWins)
         case .watch(let triggers):
-            return .triggers(id: "active", triggers, clock: loadClock, action: Action.becameActive)
+            return .triggers(id: "active", { triggers }, clock: loadClock, action: Action.becameActive)
         case .user(let action):
             return state.user.reduce(action)
         }

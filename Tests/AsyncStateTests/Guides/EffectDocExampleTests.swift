@@ -189,7 +189,7 @@ enum EffectDocs {
     struct Refetch: Reducer {
         let api = API()
         let clock: LoadClock
-        let becameActive: AsyncStream<Void>
+        let becameActive: @Sendable () -> AsyncStream<Void>
 
         func reduce(into state: inout State, action: Action) -> Effect<Action> {
             switch action {
@@ -343,8 +343,8 @@ struct EffectDocExampleTests {
 
     @Test func aPollTickLoadsAndATriggerLoadsWhatIsStale() async {
         let clock = TestClock()
-        let (becameActive, active) = AsyncStream<Void>.makeStream()
-        let store = Store(initialState: State(), reducer: EffectDocs.Refetch(clock: LoadClock(clock), becameActive: becameActive))
+        let active = Broadcast()
+        let store = Store(initialState: State(), reducer: EffectDocs.Refetch(clock: LoadClock(clock), becameActive: { active.listen() }))
         let poll = store.send(.startPolling)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(30))
@@ -353,7 +353,8 @@ struct EffectDocExampleTests {
         store.send(.stopPolling)
         await poll.finish()
         let triggers = store.send(.appeared)
-        active.yield()
+        await yieldUntil { active.listenerCount == 1 }
+        active.send()
         active.finish()
         await triggers.finish()
         #expect(store.user.newestID == LoadID(1), "fresh at 30 s: the trigger starts nothing")

@@ -24,7 +24,7 @@ enum FreshnessGuide {
         }
 
         let clock: LoadClock
-        let becameActive: AsyncStream<Void>
+        let becameActive: @Sendable () -> AsyncStream<Void>
         let fetch: @MainActor @Sendable () async throws(APIError) -> User
 
         var request: LoadRequest<User, APIError> { LoadRequest(fetch).stamped(by: clock) }
@@ -70,8 +70,8 @@ struct FreshnessGuideTests {
     func screen() async {
         let clock = TestClock()
         let api = FreshnessGuide.API()
-        let (becameActive, activeEvents) = AsyncStream<Void>.makeStream()
-        let screen = FreshnessGuide.UserScreen(clock: LoadClock(clock), becameActive: becameActive, fetch: api.me)
+        let activeEvents = Broadcast()
+        let screen = FreshnessGuide.UserScreen(clock: LoadClock(clock), becameActive: { activeEvents.listen() }, fetch: api.me)
         let store = Store(initialState: .init(), reducer: screen)
         let appeared = store.send(.appeared(LoadClock.Instant(offset: .zero)))
         #expect(store.user.inFlightID == LoadID(1))
@@ -85,12 +85,39 @@ struct FreshnessGuideTests {
         #expect(!store.user.isInvalidated)
         // A minute later the app becomes active: the user is stale, so it reloads.
         clock.advance(by: .seconds(61))
-        activeEvents.yield()
+        activeEvents.send()
         while store.user.inFlightID == nil { await Task.yield() }
         #expect(store.user.inFlightID == LoadID(3))
         api.gates.last!.open(with: User(name: "Lee Wong"))
         activeEvents.finish()
         await appeared.finish()
+        await store.runningEffectsTask.wait()
+        #expect(store.user.value == User(name: "Lee Wong"))
+    }
+
+    // From an outside reading: the screen starts its triggers on every
+    // appearance. Without an ID each appearance added a listener for good;
+    // with one, replacing the listener of one shared stream ended the stream.
+    @Test("the screen, appearing twice, listens once, and a stale user still reloads when the app becomes active")
+    func appearsTwice() async {
+        let clock = TestClock()
+        let api = FreshnessGuide.API()
+        let activeEvents = Broadcast()
+        let screen = FreshnessGuide.UserScreen(clock: LoadClock(clock), becameActive: { activeEvents.listen() }, fetch: api.me)
+        let store = Store(initialState: .init(), reducer: screen)
+        store.send(.appeared(LoadClock.Instant(offset: .zero)))
+        api.gates.last!.open(with: User(name: "Lee"))
+        await yieldUntil { store.user.value != nil }
+        store.send(.appeared(LoadClock.Instant(offset: .zero))) // fresh: only the triggers start again
+        await yieldUntil { store.runningEffectCount == 1 }
+        #expect(store.runningEffectCount == 1, "one listener")
+        #expect(activeEvents.listenerCount == 2)
+        clock.advance(by: .seconds(61))
+        activeEvents.send()
+        await yieldUntil { store.user.inFlightID != nil }
+        #expect(store.user.inFlightID == LoadID(2))
+        api.gates.last!.open(with: User(name: "Lee Wong"))
+        activeEvents.finish()
         await store.runningEffectsTask.wait()
         #expect(store.user.value == User(name: "Lee Wong"))
     }
