@@ -205,7 +205,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// Reloads stale entries in use on every element of `triggers` (the app
     /// became active, the network came back) until the sequence ends or the
     /// cache is released. A sequence that throws stops the triggers and is
-    /// reported through ``onIssue``.
+    /// reported through ``onIssue``. Each call adds a listener, so that one
+    /// cache can listen to several sources: call it once per source, where
+    /// the cache is made.
     public func refetchStale<Triggers: AsyncSequence & Sendable>(on triggers: Triggers) {
         let id = TaskID.triggers(nextTriggers)
         nextTriggers += 1
