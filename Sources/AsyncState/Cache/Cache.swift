@@ -161,7 +161,9 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// returns once it has settled. The entry has no user: it is collected
     /// `collectAfter` later unless someone subscribes first. Cancelling the
     /// prefetching task withdraws it at once, as any caller of a shared load:
-    /// the load stops unless a subscriber shares it.
+    /// the load stops unless a subscriber shares it, or did — a load that a
+    /// subscription started or joined runs until it settles or its entry is
+    /// collected, as it does after its last user leaves.
     public func prefetch(_ key: Key) async {
         var isNew = false
         let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key, &isNew) }
