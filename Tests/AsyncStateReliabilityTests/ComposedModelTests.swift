@@ -204,10 +204,14 @@ struct ComposedModelTests {
                 cancels = true
                 expected = reference.cancel(id)
             case .progress(let id):
-                // What the load has read so far: the first two rows of its first page.
-                var (pages, plain) = Self.page(1, of: snapshot(id))
-                pages = Pages(Array(pages.elements.prefix(2)), next: pages.next)
-                plain.pages = [Array(plain.elements.prefix(2))]
+                // What the load has streamed so far: the first two rows of its
+                // first page, or for an even ID its first three pages, past a
+                // window of two.
+                var (pages, plain) = Self.pages(id.isMultiple(of: 2) ? 3 : 1, of: snapshot(id))
+                if !id.isMultiple(of: 2) {
+                    pages = Pages(Array(pages.elements.prefix(2)), next: pages.next)
+                    plain.pages = [Array(plain.elements.prefix(2))]
+                }
                 action = .progress(LoadID(id), pages)
                 stale = list.inFlightID != LoadID(id)
                 expected = reference.progress(id, plain)

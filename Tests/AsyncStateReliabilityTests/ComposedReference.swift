@@ -241,6 +241,7 @@ struct ComposedReference {
     mutating func progress(_ id: UInt64, _ value: PlainPages) -> Bool {
         guard inFlight == id else { return false }
         partial = reapplied(value)
+        partial?.keep(window: window)
         return true
     }
 

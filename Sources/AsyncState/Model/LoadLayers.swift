@@ -162,7 +162,13 @@ extension Loadable {
     /// confirmed since it started applied again, and the pending edits on top.
     @inlinable
     mutating func showProgress(_ partial: Value) {
-        guard let layers = _layers, !layers._contents._edits.isEmpty else {
+        guard let layers = _layers else {
+            _partial = partial
+            return
+        }
+        var partial = partial
+        if layers._contents._window != nil { keepWindow(of: &partial) }
+        guard !layers._contents._edits.isEmpty else {
             _partial = partial
             return
         }

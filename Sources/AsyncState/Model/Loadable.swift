@@ -303,7 +303,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         if let invalidation = _invalidation, !invalidation.overtakes(id) { _invalidation = nil }
         if let layers = _layers {
             // A refetch of every page shown may bring more than the window.
-            if layers._contents._window != nil { keepWindow() }
+            if layers._contents._window != nil, _value.isSome { keepWindow(of: &_value!) }
             // The list is replaced: a failed "load more" of the old one is moot.
             if layers._contents._more._error.isSome { withLayers { $0._more._error = nil } }
         }
@@ -338,7 +338,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _partial = nil
         _settled = .success
         if _layers != nil {
-            keepWindow()
+            keepWindow(of: &_value!)
             refreshShown()
         }
     }

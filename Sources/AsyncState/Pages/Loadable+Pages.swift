@@ -17,17 +17,17 @@ extension Loadable {
     }
 
     /// The most pages a paged list keeps, or `nil` for no limit: in each
-    /// lane — a page a "load more" appends, a load's result and a value set
-    /// with `setValue` — the oldest pages go.
+    /// lane — a page a "load more" appends, a load's result, what a load
+    /// streams so far and a value set with `setValue` — the oldest pages go.
     @inlinable
     public var window: Int? { _layers?._contents._window }
 
-    /// Lets the oldest pages of the value go until it holds at most
+    /// Lets the oldest pages of `value` go until it holds at most
     /// ``window`` pages; nothing for a value that is not ``Pages``.
     @inlinable
-    mutating func keepWindow() {
-        guard let window = _layers?._contents._window, _value.isSome, let paged = Value.self as? any PageAppending.Type else { return }
-        withUnsafeMutablePointer(to: &_value!) { paged.keep(window, of: $0) }
+    func keepWindow(of value: inout Value) {
+        guard let window = _layers?._contents._window, let paged = Value.self as? any PageAppending.Type else { return }
+        withUnsafeMutablePointer(to: &value) { paged.keep(window, of: $0) }
     }
 
     /// Whether a "load more" is in flight — a spinner in the last row.

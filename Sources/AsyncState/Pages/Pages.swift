@@ -264,6 +264,7 @@ extension Pages: PageAppending {
     @usableFromInline
     static func keep(_ window: Int, of pages: UnsafeMutableRawPointer) {
         let pages = pages.assumingMemoryBound(to: Pages.self)
+        let window = Swift.max(window, 1)
         if pages.pointee.pageCount > window { pages.pointee.trim(to: window) }
     }
 }

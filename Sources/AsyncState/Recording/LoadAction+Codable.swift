@@ -25,8 +25,9 @@ extension LoadClock.Instant: Codable {
         let offset = try container.decode(Duration.self)
         // A `Duration` decodes any 128-bit count of attoseconds; one this far
         // out made the staleness rule's `freshSince + maxAge` overflow and
-        // trap. Within `Int64.max` seconds (292 billion years), adding any
-        // such offset and any duration a maximum age comes near cannot.
+        // trap. Within `Int64.max` seconds (292 billion years) of its start,
+        // an instant takes any maximum age up to sixteen times that without
+        // overflow — ages a screen sets are minutes.
         guard offset >= .seconds(Int64.min), offset <= .seconds(Int64.max) else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "an instant \(offset) from its clock's start is past what a clock reads")
@@ -165,9 +166,12 @@ extension CodingUserInfoKey {
 /// `CodingUserInfoKey.asyncStateEditTypes` holds.
 ///
 /// A `private` or local type is named with `(private)` in place of its
-/// context, whose address changes with every run of a program; two such
-/// types of one name, in different files of a module, cannot be told apart
-/// in a recording, and an edit of that name is refused, saying so.
+/// context, whose address changes with every run of a program. So two such
+/// types that agree on their module, the types around them and their name
+/// — in two files, or local to two functions — cannot be told apart in a
+/// recording: given both, a reader refuses an edit of that name, saying so;
+/// given one, it reads the edit as that one. Give each edit type of a
+/// feature a name of its own.
 public struct EditTypes: Sendable {
     let decoders: [String: @Sendable (any Decoder) throws -> Any]
     /// Names that more than one of the types given have.
@@ -217,7 +221,7 @@ extension AnyEdit: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,
                 debugDescription:
-                    "more than one of the edit types the reader was given is named \(name) (private types in different files); give one another name"
+                    "more than one of the edit types the reader was given is named \(name) (private or local types); give one another name"
             )
         }
         guard let decode = types?.decoders[name] else {

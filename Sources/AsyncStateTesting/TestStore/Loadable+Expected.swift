@@ -51,7 +51,8 @@ extension Loadable {
     ///   - moreActivity: why the "load more" in flight runs; by default its
     ///     first attempt, for the next page (or after a failed one).
     ///   - moreError: the failure of the last "load more".
-    ///   - window: the most pages a paged list keeps.
+    ///   - window: the most pages a paged list keeps; below one, one, as
+    ///     `Loadable(window:)` keeps.
     public init(
         expecting state: AsyncState<Value, Failure>,
         value: Value?? = nil,

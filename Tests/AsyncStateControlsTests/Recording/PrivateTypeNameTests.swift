@@ -74,7 +74,9 @@ struct PrivateTypeNameTests {
         #expect {
             _ = try RecordingTranscript<Action>(jsonLines: text, editTypes: [Liked.self, otherFilesLiked])
         } throws: { error in
-            "\(error)".contains("more than one of the edit types the reader was given is named AsyncStateControlsTests.(private).Liked")
+            "\(error)".contains(
+                "more than one of the edit types the reader was given is named AsyncStateControlsTests.(private).Liked (private or local types)"
+            )
         }
         // The same type given twice is not two types.
         _ = try RecordingTranscript<Action>(jsonLines: text, editTypes: [Liked.self, Liked.self])

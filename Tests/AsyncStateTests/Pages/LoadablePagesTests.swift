@@ -304,7 +304,7 @@ struct LoadablePagesTests {
 
     // From an outside reading: the window held for "load more" only; a
     // refetch of every page shown, or a value set, kept every page.
-    @Test("a window holds in every lane: a load's result and a value set keep the newest N pages too")
+    @Test("a window holds in every lane: a load's result, what it streams and a value set keep the newest N pages too")
     func windowInEveryLane() {
         var three = numbers(0, next: 2)
         three.append(numbers(2, next: 3))
@@ -314,11 +314,31 @@ struct LoadablePagesTests {
         _ = loaded.apply(.finished(id(1), three))
         var set = Loadable<Pages<Int, Int>, TestError>(window: 2)
         set.setValue(three)
-        for feed in [loaded, set] {
+        var streaming = Loadable<Pages<Int, Int>, TestError>(window: 2)
+        _ = streaming.apply(.started(id(1)))
+        _ = streaming.apply(.progress(id(1), three))
+        for feed in [loaded, set, streaming] {
             #expect(feed.value?.pageCount == 2)
             #expect(feed.value?.elements == [2, 3, 4, 5])
-            #expect(feed.nextRequest?.page == 4, "the pages that went are still counted")
         }
+        #expect(loaded.nextRequest?.page == 4, "the pages that went are still counted")
+        #expect(set.nextRequest?.page == 4)
+    }
+
+    // From a second reading: an expected loadable kept a window below one
+    // as given, and its first value set trapped (or kept no page at all).
+    @Test("a window below one page keeps one in an expected loadable too", arguments: [0, -1, Int.min])
+    func expectedWindowBelowOne(window: Int) {
+        var expected = Loadable<Pages<Int, Int>, TestError>(expecting: .notLoaded, window: window)
+        var real = Loadable<Pages<Int, Int>, TestError>(window: window)
+        #expect(expected == real)
+        var three = numbers(0, next: 2)
+        three.append(numbers(2, next: 3))
+        three.append(numbers(4, next: 4))
+        expected.setValue(three)
+        real.setValue(three)
+        #expect(expected.value?.elements == [4, 5])
+        #expect(expected == real)
     }
 
     @Test("a window of zero (or less) keeps one page: the list shows the page it loaded last", arguments: [0, -3])
