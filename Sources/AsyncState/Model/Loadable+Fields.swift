@@ -69,8 +69,9 @@ extension Loadable {
         layers._more._newestID = fields.newestMoreID
         layers._more._activity = fields.moreActivity
         layers._more._error = fields.moreError
-        // Clamped as `Loadable(window:)` clamps it: a window below one page keeps one.
-        layers._window = fields.window.map { max($0, 1) }
+        // Clamped as `Loadable(window:)` clamps it: a window below one page
+        // keeps one; a loadable whose value is not `Pages` has no window.
+        layers._window = fields.window.flatMap { PageWindow(casting: $0) }
         if !layers.isEmpty { _layers = LayerBox(layers) }
     }
 

@@ -13,21 +13,20 @@ extension Loadable {
     @inlinable
     public init<Element, Cursor>(window: Int?) where Value == Pages<Element, Cursor> {
         self.init()
-        if let window { withLayers { $0._window = max(window, 1) } }
+        if let window { withLayers { $0._window = PageWindow(pages: window) } }
     }
 
     /// The most pages a paged list keeps, or `nil` for no limit: in each
     /// lane — a page a "load more" appends, a load's result, what a load
     /// streams so far and a value set with `setValue` — the oldest pages go.
     @inlinable
-    public var window: Int? { _layers?._contents._window }
+    public var window: Int? { _layers?._contents._window?._pages }
 
     /// Lets the oldest pages of `value` go until it holds at most
     /// ``window`` pages; nothing for a value that is not ``Pages``.
     @inlinable
     func keepWindow(of value: inout Value) {
-        guard let window = _layers?._contents._window, let paged = Value.self as? any PageAppending.Type else { return }
-        withUnsafeMutablePointer(to: &value) { paged.keep(window, of: $0) }
+        _layers?._contents._window?._keep(&value)
     }
 
     /// Whether a "load more" is in flight — a spinner in the last row.
@@ -145,7 +144,7 @@ extension Loadable {
                 endMore(failure: nil)
                 return .applied
             }
-            let window = _layers?._contents._window
+            let window = _layers?._contents._window?._pages
             withUnsafePointer(to: page) { page in
                 withUnsafeMutablePointer(to: &_value!) { appending.append(page, to: $0, window: window) }
             }
