@@ -167,7 +167,7 @@ extension Loadable {
             return
         }
         var partial = partial
-        if layers._contents._window != nil { keepWindow(of: &partial) }
+        if let window = layers._contents._window { window._keep(&partial) }
         guard !layers._contents._edits.isEmpty else {
             _partial = partial
             return

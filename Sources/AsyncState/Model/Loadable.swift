@@ -303,7 +303,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         if let invalidation = _invalidation, !invalidation.overtakes(id) { _invalidation = nil }
         if let layers = _layers {
             // A refetch of every page shown may bring more than the window.
-            if layers._contents._window != nil, _value.isSome { keepWindow(of: &_value!) }
+            // Through the local `layers`: a method on `self` beside the
+            // `inout` access to `_value` copied the whole loadable (≈ 1,200
+            // instructions; BENCHMARKS.md, issue 25, seventeenth pass).
+            if let window = layers._contents._window, _value.isSome { window._keep(&_value!) }
             // The list is replaced: a failed "load more" of the old one is moot.
             if layers._contents._more._error.isSome { withLayers { $0._more._error = nil } }
         }
@@ -337,8 +340,8 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _value = newValue
         _partial = nil
         _settled = .success
-        if _layers != nil {
-            keepWindow(of: &_value!)
+        if let layers = _layers {
+            if let window = layers._contents._window { window._keep(&_value!) }
             refreshShown()
         }
     }

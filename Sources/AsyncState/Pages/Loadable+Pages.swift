@@ -22,13 +22,6 @@ extension Loadable {
     @inlinable
     public var window: Int? { _layers?._contents._window?._pages }
 
-    /// Lets the oldest pages of `value` go until it holds at most
-    /// ``window`` pages; nothing for a value that is not ``Pages``.
-    @inlinable
-    func keepWindow(of value: inout Value) {
-        _layers?._contents._window?._keep(&value)
-    }
-
     /// Whether a "load more" is in flight — a spinner in the last row.
     @inlinable
     public var isLoadingMore: Bool { _layers?._contents._more._inFlight != nil }
