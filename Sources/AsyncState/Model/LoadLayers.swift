@@ -11,7 +11,7 @@ struct LoadLayers<Value: Equatable, Failure: Equatable>: Equatable {
     /// The more lane of a paged list.
     @usableFromInline var _more = MoreLane<Failure>()
     /// The most pages a paged list keeps; `nil` keeps every page.
-    @usableFromInline var _window: PageWindow<Value>?
+    @usableFromInline var _window: Int?
     /// Loads waiting their turn (`OverlapPolicy.queue`), oldest first.
     @usableFromInline var _queued: [LoadID] = []
 
@@ -167,7 +167,7 @@ extension Loadable {
             return
         }
         var partial = partial
-        if let window = layers._contents._window { window._keep(&partial) }
+        if let window = layers._contents._window { Self.keep(window, of: &partial) }
         guard !layers._contents._edits.isEmpty else {
             _partial = partial
             return
@@ -207,7 +207,7 @@ extension LoadLayers {
             children.append(("moreError", _more._error as Any))
             children.append(("newestMoreID", _more._newestID as Any))
         }
-        if let window = _window { children.append(("window", window._pages as Any)) }
+        if let window = _window { children.append(("window", window as Any)) }
         return children
     }
 

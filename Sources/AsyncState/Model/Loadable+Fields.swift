@@ -69,9 +69,8 @@ extension Loadable {
         layers._more._newestID = fields.newestMoreID
         layers._more._activity = fields.moreActivity
         layers._more._error = fields.moreError
-        // Clamped as `Loadable(window:)` clamps it: a window below one page
-        // keeps one; a loadable whose value is not `Pages` has no window.
-        layers._window = fields.window.flatMap { PageWindow(casting: $0) }
+        // Clamped as `Loadable(window:)` clamps it: a window below one page keeps one.
+        layers._window = fields.window.map { max($0, 1) }
         if !layers.isEmpty { _layers = LayerBox(layers) }
     }
 

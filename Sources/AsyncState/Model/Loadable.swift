@@ -303,10 +303,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         if let invalidation = _invalidation, !invalidation.overtakes(id) { _invalidation = nil }
         if let layers = _layers {
             // A refetch of every page shown may bring more than the window.
-            // Through the local `layers`: a method on `self` beside the
-            // `inout` access to `_value` copied the whole loadable (≈ 1,200
-            // instructions; BENCHMARKS.md, issue 25, seventeenth pass).
-            if let window = layers._contents._window, _value.isSome { window._keep(&_value!) }
+            if let window = layers._contents._window, _value.isSome { Self.keep(window, of: &_value!) }
             // The list is replaced: a failed "load more" of the old one is moot.
             if layers._contents._more._error.isSome { withLayers { $0._more._error = nil } }
         }
@@ -341,7 +338,7 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _partial = nil
         _settled = .success
         if let layers = _layers {
-            if let window = layers._contents._window { window._keep(&_value!) }
+            if let window = layers._contents._window { Self.keep(window, of: &_value!) }
             refreshShown()
         }
     }

@@ -13,14 +13,26 @@ extension Loadable {
     @inlinable
     public init<Element, Cursor>(window: Int?) where Value == Pages<Element, Cursor> {
         self.init()
-        if let window { withLayers { $0._window = PageWindow(pages: window) } }
+        if let window { withLayers { $0._window = max(window, 1) } }
     }
 
     /// The most pages a paged list keeps, or `nil` for no limit: in each
     /// lane — a page a "load more" appends, a load's result, what a load
     /// streams so far and a value set with `setValue` — the oldest pages go.
     @inlinable
-    public var window: Int? { _layers?._contents._window?._pages }
+    public var window: Int? { _layers?._contents._window }
+
+    /// Lets the oldest pages of `value` go until it holds at most `window`
+    /// pages; nothing for a value that is not ``Pages`` (a cast the
+    /// specialized code resolves as it compiles). Static, so a caller passes
+    /// its own `_value` without an access to `self` beside it: a method on
+    /// `self` copied the whole loadable through its value witnesses (≈ 1,200
+    /// instructions; BENCHMARKS.md, issue 25, seventeenth pass).
+    @inlinable
+    static func keep(_ window: Int, of value: inout Value) {
+        guard let paged = Value.self as? any PageAppending.Type else { return }
+        withUnsafeMutablePointer(to: &value) { paged.keep(window, of: $0) }
+    }
 
     /// Whether a "load more" is in flight — a spinner in the last row.
     @inlinable
@@ -137,7 +149,7 @@ extension Loadable {
                 endMore(failure: nil)
                 return .applied
             }
-            let window = _layers?._contents._window?._pages
+            let window = _layers?._contents._window
             withUnsafePointer(to: page) { page in
                 withUnsafeMutablePointer(to: &_value!) { appending.append(page, to: $0, window: window) }
             }

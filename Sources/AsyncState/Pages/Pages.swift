@@ -239,7 +239,7 @@ extension Pages: CustomReflectable {
 /// conforming type, so generic code calls it without boxing a `Pages` in an
 /// existential (a heap allocation for a value of its size).
 @usableFromInline
-protocol PageAppending: SendableMetatype {
+protocol PageAppending {
     /// The number of the page a "load more" of `pages` would load, or `nil`
     /// at the end of the list.
     static func nextPage(of pages: UnsafeRawPointer) -> Int?
