@@ -111,10 +111,11 @@ extension LoadRequest where Value: Equatable {
             } else {
                 outcome = await attempt(of: id, startingWith: start, embed, reporter)
             }
-            guard let policy, case .failure(let failure) = outcome, policy.retries(after: failure, attempt: number) else {
-                return outcome
-            }
+            guard let policy, case .failure(let failure) = outcome else { return outcome }
+            // A failure thrown after cancellation (a network layer that wraps
+            // every error) is a cancellation: `shouldRetry` is not asked.
             if Task.isCancelled { return .cancelled }
+            guard policy.retries(after: failure, attempt: number) else { return outcome }
             let retry = policy.retry(after: failure, attempt: number)
             reporter.send(embed(.retrying(id, retry)))
             // Cancelled while waiting: the clock throws, or — if it ignores
@@ -184,7 +185,9 @@ extension LoadRequest where Value: Equatable {
             do {
                 return .value(try await operation())
             } catch {
-                return error is CancellationError ? .cancelled : .failure(mapError(error))
+                // Thrown after cancellation, whatever the error: a cancellation,
+                // which never reaches `mapError`.
+                return Task.isCancelled || error is CancellationError ? .cancelled : .failure(mapError(error))
             }
         case .stream(let attempt, _):
             return await attempt(start) { reporter.send(embed(.progress(id, $0))) }

@@ -1,0 +1,74 @@
+import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Testing
+
+/// An operation cancelled mid-way may throw an error of its own rather than
+/// `CancellationError` — a network layer that wraps every failure does. It is
+/// a cancellation all the same: it never reaches `mapError` or a retry
+/// policy's `shouldRetry`, with a retry policy or a timeout or neither (from
+/// an outside reading: with either, it reached both).
+@Suite("Requests: an error thrown after cancellation", .hangGuard)
+@MainActor
+struct CancelledErrorTests {
+    struct NetworkError: Error {}
+
+    enum Options: String, CaseIterable, Sendable {
+        case plain, retried, timed
+    }
+
+    static func options(_ options: Options, _ request: LoadRequest<Int, TestError>, clock: TestClock) -> LoadRequest<Int, TestError> {
+        switch options {
+        case .plain: request
+        case .retried: request.retry(RetryPolicy(attempts: 3, backoff: .constant(.seconds(1)), clock: clock))
+        case .timed: request.timeout(LoadTimeout(.seconds(30), clock: clock, failure: .timedOut))
+        }
+    }
+
+    @Test("it never reaches mapError, cancelled by the host or by its only caller", arguments: Options.allCases, [true, false])
+    func neverMapped(options: Options, byHost: Bool) async {
+        let clock = TestClock()
+        let gate = Gate<Int>()
+        let mapped = LockedValue(0)
+        let value = AsyncValue<Int, TestError>()
+        let request = LoadRequest<Int, TestError>(
+            mapError: { _ in
+                mapped.withLock { $0 += 1 }
+                return .offline
+            }
+        ) {
+            do { return try await gate.wait() } catch { throw NetworkError() }
+        }
+        let caller = await startCaller { await value.load(Self.options(options, request, clock: clock)) }
+        await gate.waitForArrivals()
+        if byHost { value.cancel() } else { caller.cancel() }
+        await caller.value
+        await yieldUntil { value.runningCount == 0 }
+        #expect(value.state == .notLoaded, "cancellation is not failure")
+        #expect(mapped.current == 0)
+    }
+
+    @Test("it never reaches shouldRetry")
+    func neverRetried() async {
+        let clock = TestClock()
+        let gate = Gate<Int>()
+        let asked = LockedValue(0)
+        let value = AsyncValue<Int, TestError>()
+        let request = LoadRequest { () async throws(TestError) -> Int in
+            do { return try await gate.wait() } catch { throw .offline }
+        }
+        .retry(
+            RetryPolicy(attempts: 3, backoff: .constant(.seconds(1)), clock: clock) { _, _ in
+                asked.withLock { $0 += 1 }
+                return true
+            })
+        let caller = await startCaller { await value.load(request) }
+        await gate.waitForArrivals()
+        value.cancel()
+        await caller.value
+        await yieldUntil { value.runningCount == 0 }
+        #expect(value.state == .notLoaded, "cancellation is not failure")
+        #expect(asked.current == 0)
+        #expect(clock.sleeperCount == 0, "no backoff wait began")
+    }
+}
