@@ -273,6 +273,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// ```
     @inlinable
     public func load(_ request: LoadRequest<Value, Failure>, overlap: OverlapPolicy = .latestWins) async {
+        await awaitingTurn()
         // Entered here, not through `run`: see `Entry`.
         let entry = entering(request, overlap)
         if case .waiting = entry { _ = await participation(in: entry) }
@@ -285,6 +286,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async {
+        await awaitingTurn()
         let entry = entering(LoadRequest(operation), overlap)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
@@ -297,6 +299,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError {
+        await awaitingTurn()
         let entry = entering(LoadRequest(operation), overlap)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
@@ -312,6 +315,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// call, which returns at once.
     @inlinable
     public func loadIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration? = nil) async {
+        await awaitingTurn()
         let entry = enteringIfNeeded(request, maxAge: maxAge)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
@@ -344,6 +348,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _ request: @escaping (Cursor) -> LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .firstWins
     ) async where Value == Pages<Element, Cursor> {
+        await awaitingTurn()
         if let more = _store._currentState.moreID, case .join(let id) = overlap.decision(inFlight: more) {
             _ = await join(id)
             return
@@ -372,6 +377,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _ request: LoadRequest<Void, Failure>,
         overlap: OverlapPolicy? = nil
     ) async -> EditAction<Value, Failure>? {
+        await awaitingTurn()
         if let overlap, let newest = _store._currentState.newestPendingEdit, case .join(let id) = overlap.decision(inFlight: newest) {
             _ = await join(id)
             // The edit's starter may have left before it settled.
@@ -413,6 +419,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// loads its key's request instead, whatever it loaded last.
     @inlinable
     public func reload() async {
+        await awaitingTurn()
         guard let request = _reloadRequest?() ?? _lastRequest else { return }
         let entry = entering(request, .latestWins)
         if case .waiting = entry { _ = await participation(in: entry) }
@@ -511,6 +518,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     @discardableResult
     func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) async -> Participation {
+        await awaitingTurn()
         let entry = entering(request, overlap, context: context)
         if case .done(let participation) = entry { return participation }
         return await participation(in: entry)
@@ -553,7 +561,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// caller of the load it started until it ends or this caller leaves.
     @inlinable
     func start(_ action: Feature.Action, context: (any LoadContext)? = nil) async -> Participation {
-        await participation(in: beginning(action, context: context))
+        await awaitingTurn()
+        return await participation(in: beginning(action, context: context))
     }
 
     /// Sends `action`, which starts at most one load, entering it as its
@@ -590,6 +599,17 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// How the call that stands at `entry` took part, once the load it waits
     /// for has ended or the call's task was cancelled.
+    /// Waits, if the store is processing an action, until it is done. A call
+    /// made from inside an observer of this value — a transition observer, a
+    /// change handler, a task started at once there — while the store
+    /// processes an action would have its start queued behind that action,
+    /// out of this call's sight: its load ran untracked, and the call
+    /// returned at once, as if ignored. On the everyday path, one flag.
+    @inlinable
+    func awaitingTurn() async {
+        while _store._isProcessing { await Task.yield() }
+    }
+
     @inlinable
     func participation(in entry: Entry) async -> Participation {
         switch entry {

@@ -1,0 +1,79 @@
+import AsyncState
+import AsyncStateControls
+import AsyncStateTestSupport
+import Observation
+import Testing
+
+/// A host's call made from inside an observer of that host — a task started
+/// at once in a transition observer or a change handler — while its store
+/// processes an action, waits for its turn and then loads as any call does
+/// (from an outside reading: its start was queued out of the call's sight,
+/// the load ran untracked, and the call returned at once, as if ignored).
+@Suite("Hosts: a call made from inside an observer", .hangGuard)
+@MainActor
+struct ReentrantCallTests {
+    enum Operation: Hashable, Sendable {
+        case save
+    }
+
+    static func waiting(on gate: Gate<Int>) -> LoadRequest<Int, TestError> {
+        LoadRequest { () async throws(TestError) -> Int in
+            do { return try await gate.wait() } catch { throw .offline }
+        }
+    }
+
+    @Test("a load started from a transition observer waits for its load, which is counted")
+    func loadFromTransitionObserver() async {
+        let first = Gate<Int>()
+        let fallback = Gate<Int>()
+        let value = AsyncValue<Int, TestError>()
+        let returned = LockedValue(false)
+        var triedFallback = false
+        value.observeTransitions { transition in
+            guard case .failed? = transition.action, !transition.isDropped, !triedFallback else { return }
+            triedFallback = true
+            Task.immediate { @MainActor in
+                await value.load(Self.waiting(on: fallback))
+                returned.withLock { $0 = true }
+            }
+        }
+        let caller = await startCaller { await value.load(Self.waiting(on: first)) }
+        first.fail(with: Offline())
+        await caller.value
+        await fallback.waitForArrivals()
+        #expect(value.isLoading)
+        #expect(value.runningCount == 1, "the fallback load is counted")
+        #expect(!returned.current, "the call waits for its load")
+        fallback.open(with: 5)
+        await yieldUntil { returned.current }
+        #expect(returned.current)
+        #expect(value.state == .success(value: 5))
+    }
+
+    @Test("a save retried from a change handler keeps its key active while it runs, and returns its result")
+    func runFromChangeHandler() async {
+        let operations = OperationTracker<Operation, TestError>()
+        let firstSave = Gate<Int>()
+        let secondSave = Gate<Int>()
+        let results = LockedValue<[OperationResult<Int, TestError>]>([])
+        #expect(await operations.run(.save, LoadRequest { () async throws(TestError) -> Int in 0 }) == .success(0))
+        withObservationTracking {
+            _ = operations.error(for: .save)
+        } onChange: {
+            Task.immediate { @MainActor in
+                let result = await operations.run(.save, Self.waiting(on: secondSave))
+                results.withLock { $0.append(result) }
+            }
+        }
+        let first = await startCaller { await operations.run(.save, Self.waiting(on: firstSave)) }
+        firstSave.fail(with: Offline())
+        #expect(await first.value == .failure(.offline))
+        await secondSave.waitForArrivals()
+        #expect(operations.isActive(.save), "the retried save runs: its key is active")
+        #expect(results.current.isEmpty, "the call waits for its save")
+        secondSave.open(with: 2)
+        await yieldUntil { !results.current.isEmpty }
+        #expect(results.current == [.success(2)])
+        #expect(!operations.isActive(.save))
+    }
+}
