@@ -273,7 +273,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// ```
     @inlinable
     public func load(_ request: LoadRequest<Value, Failure>, overlap: OverlapPolicy = .latestWins) async {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         // Entered here, not through `run`: see `Entry`.
         let entry = entering(request, overlap)
         if case .waiting = entry { _ = await participation(in: entry) }
@@ -286,7 +286,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws(Failure) -> Value
     ) async {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         let entry = entering(LoadRequest(operation), overlap)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
@@ -299,7 +299,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         overlap: OverlapPolicy = .latestWins,
         _ operation: @escaping @MainActor @Sendable () async throws -> Value
     ) async where Failure == AnyError {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         let entry = entering(LoadRequest(operation), overlap)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
@@ -315,7 +315,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// call, which returns at once.
     @inlinable
     public func loadIfNeeded(_ request: LoadRequest<Value, Failure>, maxAge: Duration? = nil) async {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         let entry = enteringIfNeeded(request, maxAge: maxAge)
         if case .waiting = entry { _ = await participation(in: entry) }
     }
@@ -348,7 +348,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _ request: @escaping (Cursor) -> LoadRequest<Value, Failure>,
         overlap: OverlapPolicy = .firstWins
     ) async where Value == Pages<Element, Cursor> {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         if let more = _store._currentState.moreID, case .join(let id) = overlap.decision(inFlight: more) {
             _ = await join(id)
             return
@@ -377,7 +377,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _ request: LoadRequest<Void, Failure>,
         overlap: OverlapPolicy? = nil
     ) async -> EditAction<Value, Failure>? {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         if let overlap, let newest = _store._currentState.newestPendingEdit, case .join(let id) = overlap.decision(inFlight: newest) {
             _ = await join(id)
             // The edit's starter may have left before it settled.
@@ -419,7 +419,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// loads its key's request instead, whatever it loaded last.
     @inlinable
     public func reload() async {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         guard let request = _reloadRequest?() ?? _lastRequest else { return }
         let entry = entering(request, .latestWins)
         if case .waiting = entry { _ = await participation(in: entry) }
@@ -518,7 +518,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     @discardableResult
     func run(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) async -> Participation {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         let entry = entering(request, overlap, context: context)
         if case .done(let participation) = entry { return participation }
         return await participation(in: entry)
@@ -561,7 +561,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// caller of the load it started until it ends or this caller leaves.
     @inlinable
     func start(_ action: Feature.Action, context: (any LoadContext)? = nil) async -> Participation {
-        await awaitingTurn()
+        if _store._isProcessing { await awaitingTurn() }
         return await participation(in: beginning(action, context: context))
     }
 
@@ -604,7 +604,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// change handler, a task started at once there — while the store
     /// processes an action would have its start queued behind that action,
     /// out of this call's sight: its load ran untracked, and the call
-    /// returned at once, as if ignored. On the everyday path, one flag.
+    /// returned at once, as if ignored. Callers check the flag before
+    /// calling: an async call that does not suspend still cost a load about
+    /// 400 instructions (BENCHMARKS.md, issue 25, seventeenth pass).
     @inlinable
     func awaitingTurn() async {
         while _store._isProcessing { await Task.yield() }

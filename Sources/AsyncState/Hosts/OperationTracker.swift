@@ -140,7 +140,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
     ) async -> OperationResult<Result, Failure> {
         let record = Record()
         let value = makeEntry(key)
-        await value.awaitingTurn()
+        if value._store._isProcessing { await value.awaitingTurn() }
         // Waits only if the run did not end at once (see `AsyncValue.Entry`).
         let entry = value.entering(record.recording(request), overlap, context: record)
         if case .done(let participation) = entry { return record.result(for: participation) }
