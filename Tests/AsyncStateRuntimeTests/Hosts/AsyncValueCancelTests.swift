@@ -101,6 +101,8 @@ struct AsyncValueCancelTests {
         #expect(first.observedCancellation, "its work runs on")
         first.open(with: 1)
         await one.value
+        // Its callers returned at once; the work's own end comes when it returns.
+        await yieldUntil { value.runningCount == 0 }
         #expect(value.runningCount == 0)
         #expect(value.state == (stop == .cancel ? .success(value: 2) : .notLoaded))
     }

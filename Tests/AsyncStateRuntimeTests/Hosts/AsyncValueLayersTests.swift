@@ -546,6 +546,8 @@ struct AsyncValueLayersTests {
         #expect(number.waitingCount == 0)
         #expect(service.calls == 1, "the queued load never started")
         #expect(service[0].observedCancellation)
+        // Its callers returned at once; the work's own end comes when it returns.
+        await yieldUntil { number.runningCount == 0 }
         #expect(number.runningCount == 0)
         #expect(number.error == nil)
     }
@@ -568,6 +570,8 @@ struct AsyncValueLayersTests {
         await latest.value
         #expect(number.state == .success(value: 3))
         #expect(service.calls == 2, "the queued load never started")
+        // Its callers returned at once; the work's own end comes when it returns.
+        await yieldUntil { number.runningCount == 0 }
         #expect(number.runningCount == 0)
     }
 }

@@ -65,6 +65,8 @@ struct AsyncValueEditTests {
         #expect(await renaming.value == .cancelled(renameID))
         #expect(like.observedCancellation, "the edit's request was cancelled")
         #expect(!renameStarted.current, "the queued edit's request never started")
+        // Its callers returned at once; the work's own end comes when it returns.
+        await yieldUntil { value.runningCount == 0 }
         #expect(value.state == .notLoaded && value.pendingEdits.isEmpty && value.runningCount == 0)
     }
 
