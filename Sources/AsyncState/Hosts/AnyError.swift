@@ -3,7 +3,10 @@
 ///
 /// `AnyError` is an `Error` itself, so code written for `any Error` — a
 /// Statable user's `Banner(_ error: any Error)` — takes `store.error` as it
-/// is; `base` is the error the operation threw. Its untyped overloads
+/// is. It is the wrapper, though: to cast or localize what the operation
+/// threw, read `base` (`error.base as? APIError`; with Foundation,
+/// `error.base.localizedDescription`). An `AnyError` thrown again is not
+/// wrapped twice. Its untyped overloads
 /// (`load { try await … }`) are disfavored, so a closure that throws
 /// nothing, or throws `AnyError`, takes the typed one without ambiguity.
 ///
@@ -18,9 +21,10 @@ public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The original error.
     public let base: any Error
 
-    /// Wraps `error`.
+    /// Wraps `error`; an `AnyError` is kept as it is, so `base` is always
+    /// the error first thrown.
     public init(_ error: any Error) {
-        self.base = error
+        self.base = (error as? AnyError)?.base ?? error
     }
 
     /// Equal when both wrap errors of one type that compare (or print) equal.

@@ -252,6 +252,23 @@ struct AnyErrorTests {
         #expect(AnyError(TestError.offline).base is TestError)
         #expect(AnyError(TestError.offline).description == "offline")
     }
+
+    // From an outside reading: a load that rethrew another value's error
+    // wrapped it twice — printed alike, unequal, its base an AnyError.
+    @Test("an AnyError thrown again is not wrapped twice: its base is the error first thrown")
+    @MainActor
+    func rethrown() async {
+        let user = AsyncValue<Int, AnyError>()
+        await user.load { throw TestError.offline }
+        let settings = AsyncValue<Int, AnyError>()
+        await settings.load {
+            if let error = user.error { throw error }
+            return 1
+        }
+        #expect(settings.error == user.error)
+        #expect(settings.error?.base as? TestError == .offline)
+        #expect(AnyError(AnyError(AnyError(TestError.timedOut))).base as? TestError == .timedOut)
+    }
 }
 
 /// `cancel()` and `reset()` end the load at once for its callers, also when
