@@ -490,7 +490,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         /// the load was cancelled for everyone.
         case left
         /// The call started nothing: `.firstWins` with a load in flight, or a
-        /// call made while the value was processing an action.
+        /// synchronous start — a `Cache`'s subscribe, prefetch or invalidation
+        /// — made while the entry was processing an action, whose load then
+        /// runs untracked. (An async call waits for its turn instead.)
         case ignored
     }
 
@@ -573,9 +575,13 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .done(.ignored) }
+        // Restored, not cleared: a start made while the store processes an
+        // action (from an observer, before that action's own load is
+        // scheduled) must not take the outer start's load from it.
+        let outer = _loads._starting
         _loads._starting = load
         _store.send(action)
-        _loads._starting = nil
+        _loads._starting = outer
         guard load.hasStarted else { return .done(.ignored) }
         // A load whose operation answered without suspending ended inside
         // `send`: there is nothing to wait for, so no continuation and no
@@ -597,21 +603,24 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         await participation(in: joining(id))
     }
 
-    /// How the call that stands at `entry` took part, once the load it waits
-    /// for has ended or the call's task was cancelled.
-    /// Waits, if the store is processing an action, until it is done. A call
-    /// made from inside an observer of this value — a transition observer, a
-    /// change handler, a task started at once there — while the store
-    /// processes an action would have its start queued behind that action,
-    /// out of this call's sight: its load ran untracked, and the call
-    /// returned at once, as if ignored. Callers check the flag before
-    /// calling: an async call that does not suspend still cost a load about
-    /// 400 instructions (BENCHMARKS.md, issue 25, seventeenth pass).
+    /// Waits, if the store is processing an action, for the main actor's
+    /// next turn, when it is not. A call made from inside an observer of
+    /// this value — a transition observer, a change handler, a task started
+    /// at once there — while the store processes an action would have its
+    /// start queued behind that action, out of this call's sight: its load
+    /// ran untracked, and the call returned at once, as if ignored. Such a
+    /// call now starts after that action and the main-actor jobs already
+    /// queued (a caller resumed by that action among them). Callers check
+    /// the flag before calling: an async call that does not suspend still
+    /// cost a load about 400 instructions (BENCHMARKS.md, issue 25,
+    /// seventeenth pass).
     @inlinable
     func awaitingTurn() async {
         while _store._isProcessing { await Task.yield() }
     }
 
+    /// How the call that stands at `entry` took part, once the load it waits
+    /// for has ended or the call's task was cancelled.
     @inlinable
     func participation(in entry: Entry) async -> Participation {
         switch entry {

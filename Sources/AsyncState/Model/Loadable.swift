@@ -337,8 +337,10 @@ public struct Loadable<Value: Equatable, Failure: Equatable>: Equatable {
         _value = newValue
         _partial = nil
         _settled = .success
-        if let layers = _layers {
-            if let window = layers._contents._window { Self.keep(window, of: &_value!) }
+        if _layers != nil {
+            // No binding of the box held across `refreshShown`: a second
+            // reference would make its `withLayers` copy the box.
+            if let window = _layers?._contents._window { Self.keep(window, of: &_value!) }
             refreshShown()
         }
     }

@@ -260,11 +260,13 @@ struct AnyErrorTests {
     func rethrown() async {
         let user = AsyncValue<Int, AnyError>()
         await user.load { throw TestError.offline }
-        let settings = AsyncValue<Int, AnyError>()
-        await settings.load {
-            if let error = user.error { throw error }
+        /// Throws untyped, as a network layer's helper does.
+        func rethrowing(_ error: (any Error)?) throws -> Int {
+            if let error { throw error }
             return 1
         }
+        let settings = AsyncValue<Int, AnyError>()
+        await settings.load { () async throws -> Int in try rethrowing(user.error) }
         #expect(settings.error == user.error)
         #expect(settings.error?.base as? TestError == .offline)
         #expect(AnyError(AnyError(AnyError(TestError.timedOut))).base as? TestError == .timedOut)

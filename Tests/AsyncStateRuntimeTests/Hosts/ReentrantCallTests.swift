@@ -50,6 +50,42 @@ struct ReentrantCallTests {
         #expect(value.state == .success(value: 5))
     }
 
+    // From a second reading: a cache's synchronous start made while the
+    // entry processed a call's start took that call's load from it, which
+    // then ran untracked.
+    @Test("a cache's invalidation from inside an entry's observer leaves the outer call's load counted")
+    func syncStartInsideObserver() async {
+        let gates = GateQueue<Int>()
+        let cache = Cache<Int, Int, TestError>(clock: TestClock(), staleAfter: .seconds(60)) { _ in gates.request() }
+        let loaded = gates.prepare(1)
+        let subscription = cache.subscribe(1)
+        loaded[0].open(with: 1)
+        await subscription.loaded()
+        let entry = cache[1]!
+        var invalidated = false
+        entry.observeTransitions { transition in
+            // The call's own start is the one action without a load action.
+            guard transition.action == nil, !invalidated else { return }
+            invalidated = true
+            cache.invalidate(1)
+        }
+        // The outer load ignores cancellation, so its work outlives the
+        // reload that supersedes it, and is counted until it returns.
+        let stubborn = Gate<Int>()
+        let caller = await startCaller {
+            await entry.load(LoadRequest { () async throws(TestError) -> Int in await stubborn.value() ?? 0 })
+        }
+        await stubborn.waitForArrivals()
+        await yieldUntil { gates.taken.count == 2 }
+        #expect(invalidated && gates.taken.count == 2, "the invalidation's reload runs")
+        #expect(entry.runningCount >= 1, "the outer load's work still runs, and is counted")
+        stubborn.open(with: 2)
+        for gate in gates.taken { gate.open(with: 3) }
+        await caller.value
+        await yieldUntil { entry.runningCount == 0 }
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("a save retried from a change handler keeps its key active while it runs, and returns its result")
     func runFromChangeHandler() async {
         let operations = OperationTracker<Operation, TestError>()
