@@ -61,13 +61,17 @@ public struct Pages<Element, Cursor> {
         _elements.append(contentsOf: page._elements)
         for end in page._pageEnds { _pageEnds.append(offset + end) }
         next = page.next
-        if let window, _pageEnds.count > Swift.max(window, 1) { trim(to: Swift.max(window, 1)) }
+        if let window { keepNewest(window) }
     }
 
-    /// Keeps the newest `window` pages. Costs O(window): the kept elements
-    /// move to the front, which a window exists to keep small.
+    /// Lets the oldest pages go until at most `window` are kept — one, for a
+    /// window below one — as every lane of a windowed list does. Costs
+    /// O(window): the kept elements move to the front, which a window exists
+    /// to keep small.
     @usableFromInline
-    mutating func trim(to window: Int) {
+    mutating func keepNewest(_ window: Int) {
+        let window = Swift.max(window, 1)
+        guard _pageEnds.count > window else { return }
         let dropped = _pageEnds.count - window
         let removed = _pageEnds[dropped - 1]
         _elements.removeFirst(removed)
@@ -263,9 +267,7 @@ extension Pages: PageAppending {
 
     @usableFromInline
     static func keep(_ window: Int, of pages: UnsafeMutableRawPointer) {
-        let pages = pages.assumingMemoryBound(to: Pages.self)
-        let window = Swift.max(window, 1)
-        if pages.pointee.pageCount > window { pages.pointee.trim(to: window) }
+        pages.assumingMemoryBound(to: Pages.self).pointee.keepNewest(window)
     }
 }
 

@@ -66,13 +66,21 @@ struct FreshnessGuideTests {
     typealias User = FreshnessGuide.User
     typealias APIError = FreshnessGuide.APIError
 
-    @Test("the screen loads on appear, reloads at once on an invalidation during a load, and refetches a stale user when active")
-    func screen() async {
+    /// The guide's screen on a test clock, a gated API and "became active"
+    /// events that reach every stream made for them.
+    static func screen() -> (
+        TestClock, FreshnessGuide.API, Broadcast, Store<FreshnessGuide.UserScreen.State, FreshnessGuide.UserScreen.Action>
+    ) {
         let clock = TestClock()
         let api = FreshnessGuide.API()
         let activeEvents = Broadcast()
         let screen = FreshnessGuide.UserScreen(clock: LoadClock(clock), becameActive: { activeEvents.listen() }, fetch: api.me)
-        let store = Store(initialState: .init(), reducer: screen)
+        return (clock, api, activeEvents, Store(initialState: .init(), reducer: screen))
+    }
+
+    @Test("the screen loads on appear, reloads at once on an invalidation during a load, and refetches a stale user when active")
+    func screen() async {
+        let (clock, api, activeEvents, store) = Self.screen()
         let appeared = store.send(.appeared(LoadClock.Instant(offset: .zero)))
         #expect(store.user.inFlightID == LoadID(1))
         // The server says the user changed while #1 is in flight: #2 supersedes it at once.
@@ -100,11 +108,7 @@ struct FreshnessGuideTests {
     // with one, replacing the listener of one shared stream ended the stream.
     @Test("the screen, appearing twice, listens once, and a stale user still reloads when the app becomes active")
     func appearsTwice() async {
-        let clock = TestClock()
-        let api = FreshnessGuide.API()
-        let activeEvents = Broadcast()
-        let screen = FreshnessGuide.UserScreen(clock: LoadClock(clock), becameActive: { activeEvents.listen() }, fetch: api.me)
-        let store = Store(initialState: .init(), reducer: screen)
+        let (clock, api, activeEvents, store) = Self.screen()
         store.send(.appeared(LoadClock.Instant(offset: .zero)))
         api.gates.last!.open(with: User(name: "Lee"))
         await yieldUntil { store.user.value != nil }
