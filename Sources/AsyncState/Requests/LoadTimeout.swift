@@ -53,6 +53,14 @@ public struct LoadTimeout<Failure: Sendable>: Sendable {
 /// abandoned too, and the timer can no longer win — cancellation is never a
 /// timeout's failure. All on the main actor, so the result needs no
 /// `Sendable`.
+///
+/// The operation and the timer run in tasks of their own, so that a timer
+/// that wins need not wait for an operation that ignores cancellation. The
+/// caller's cancellation handler cancels both tasks itself, from whatever
+/// thread cancels: a `Task` handle is `Sendable`, which is why both are made
+/// before the handler is installed. Cancelled only from the main actor, in
+/// the turn after, the operation could throw in between, its error seen as a
+/// failure and handed to `mapError`.
 @usableFromInline
 @MainActor
 func withTimeout<Result, Failure: Sendable>(
@@ -62,20 +70,27 @@ func withTimeout<Result, Failure: Sendable>(
     operation: @escaping @MainActor () async -> Result
 ) async -> Result {
     let race = Race<Result>()
+    // Both tasks are enqueued on the main actor: neither runs before this
+    // function suspends below, so the race cannot end before it is awaited
+    // (and `finish(with:)` keeps a result that comes first anyway).
+    let work = Task { race.finish(with: await operation()) }
+    let timer = Task {
+        guard (try? await timeout.sleep(timeout.duration)) != nil else { return }
+        race.finish(with: onTimeout())
+    }
+    race.work = work
+    race.timer = timer
     await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            race.continuation = continuation
-            race.work = Task { race.finish(with: await operation()) }
-            race.timer = Task {
-                guard (try? await timeout.sleep(timeout.duration)) != nil else { return }
-                race.finish(with: onTimeout())
-            }
+            if race.isFinished { continuation.resume() } else { race.continuation = continuation }
         }
     } onCancel: {
+        work.cancel()
+        timer.cancel()
         Task { @MainActor in race.finish(with: onCancel()) }
     }
-    // The continuation resumes only from `finish(with:)`, after it stores the
-    // winner, so the result is always there; the fallback is never taken.
+    // The race resumes the caller only after it stores the winner, so the
+    // result is always there; the fallback is never taken.
     return race.result ?? onTimeout()
 }
 
@@ -85,14 +100,16 @@ private final class Race<Result> {
     var continuation: CheckedContinuation<Void, Never>?
     var work: Task<Void, Never>?
     var timer: Task<Void, Never>?
+    private(set) var isFinished = false
     private(set) var result: Result?
 
     func finish(with result: Result) {
-        guard let continuation else { return }
-        self.continuation = nil
+        guard !isFinished else { return }
+        isFinished = true
         self.result = result
         timer?.cancel()
         work?.cancel()
-        continuation.resume()
+        continuation?.resume()
+        continuation = nil
     }
 }

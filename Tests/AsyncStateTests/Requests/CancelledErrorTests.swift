@@ -72,3 +72,64 @@ struct CancelledErrorTests {
         #expect(clock.sleeperCount == 0, "no backoff wait began")
     }
 }
+
+/// The same when the operation throws in the main actor's turn right after
+/// the cancellation, before the timeout's race has heard of it: the timed
+/// attempt runs in a task of its own, which is cancelled with the load at
+/// once (a second outside reading: it was cancelled only a turn later, and
+/// an error thrown in between reached `mapError`). Cancelled by the host.
+/// A caller that leaves abandons the shared load in the main actor's next
+/// turn, so an error thrown before then is the load's own failure, not one
+/// thrown after its cancellation.
+@Suite("Requests: an error thrown in the turn after cancellation", .hangGuard)
+@MainActor
+struct CancelledInTimeoutTests {
+    struct NetworkError: Error {}
+
+    /// Where the operation waits: resumed from the main actor, so it goes on
+    /// in the main actor's very next turn, ahead of anything enqueued after.
+    @MainActor
+    final class Held {
+        var continuation: CheckedContinuation<Void, Never>?
+    }
+
+    enum Bound: String, CaseIterable, Sendable {
+        case loadTimeout, attemptTimeout
+    }
+
+    @Test("it never reaches mapError", arguments: Bound.allCases)
+    func neverMapped(bound: Bound) async {
+        let clock = TestClock()
+        let held = Held()
+        let mapped = LockedValue(0)
+        let value = AsyncValue<Int, TestError>()
+        let request = LoadRequest<Int, TestError>(
+            mapError: { _ in
+                mapped.withLock { $0 += 1 }
+                return .offline
+            }
+        ) {
+            await withCheckedContinuation { held.continuation = $0 }
+            throw NetworkError()
+        }
+        let bounded =
+            switch bound {
+            case .loadTimeout: request.timeout(LoadTimeout(.seconds(30), clock: clock, failure: .timedOut))
+            case .attemptTimeout:
+                request.retry(
+                    RetryPolicy(
+                        attempts: 2, backoff: .constant(.seconds(1)),
+                        attemptTimeout: LoadTimeout(.seconds(30), clock: clock, failure: .timedOut), clock: clock))
+            }
+        let caller = await startCaller { await value.load(bounded) }
+        await yieldUntil { held.continuation != nil }
+        // The operation throws in the next turn; the cancellation comes now.
+        held.continuation?.resume()
+        value.cancel()
+        await caller.value
+        await yieldUntil { value.runningCount == 0 }
+        #expect(value.state == .notLoaded, "cancellation is not failure")
+        #expect(mapped.current == 0, "the error came after the cancellation")
+        #expect(clock.sleeperCount == 0, "no retry wait began")
+    }
+}
