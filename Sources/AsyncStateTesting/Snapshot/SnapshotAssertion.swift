@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateControls
 import Foundation
 
 /// Runs `body` while recording every transition of `store`, then compares the
@@ -18,7 +19,9 @@ import Foundation
 ///
 /// - Parameters:
 ///   - store: the store whose transitions are recorded, from its current state on.
-///   - name: the snapshot's name, unique within the test file; it names the file.
+///   - name: the snapshot's name, unique within the test file; it names the
+///     file, each character other than a letter, a digit, `-`, `_` or `.`
+///     becoming `-`. Two names that make one file name fail.
 ///   - record: when to write the file; `nil` uses ``SnapshotRecordMode/current``.
 ///   - fileID: the test file, for failures; the caller's by default.
 ///   - filePath: the test file's path, beside which `__Snapshots__` lives.
@@ -50,7 +53,9 @@ public func assertStateSequence<State, Action>(
 ///
 /// - Parameters:
 ///   - recording: the recorded run to compare.
-///   - name: the snapshot's name, unique within the test file; it names the file.
+///   - name: the snapshot's name, unique within the test file; it names the
+///     file, each character other than a letter, a digit, `-`, `_` or `.`
+///     becoming `-`. Two names that make one file name fail.
 ///   - record: when to write the file; `nil` uses ``SnapshotRecordMode/current``.
 ///   - fileID: the test file, for failures; the caller's by default.
 ///   - filePath: the test file's path, beside which `__Snapshots__` lives.
@@ -87,6 +92,22 @@ struct SnapshotFile {
         url = folder.appendingPathComponent(Self.fileName(for: name))
     }
 
+    /// The name that claimed each snapshot file in this run, by path: two
+    /// names can make one file name (`a/b` and `a:b` both make `a-b.txt`),
+    /// and the second would compare against, or record over, the first's
+    /// snapshot.
+    private static let claims = LockedValue<[String: String]>([:])
+
+    /// Claims this snapshot's file for its name; returns the other name
+    /// that claimed it first in this run, if one did.
+    func claimFile() -> String? {
+        Self.claims.withLock { claims in
+            if let other = claims[url.path], other != name { return other }
+            claims[url.path] = name
+            return nil
+        }
+    }
+
     /// `name` with every character that is unsafe in a file name replaced by `-`.
     static func fileName(for name: String) -> String {
         let safe = name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" }
@@ -97,6 +118,10 @@ struct SnapshotFile {
     func check(_ actual: String, mode: SnapshotRecordMode) -> String? {
         guard !name.isEmpty else { return "A snapshot needs a non-empty name." }
         let path = url.path
+        if let other = claimFile() {
+            return
+                "Snapshots \"\(other)\" and \"\(name)\" make one file, \(path): a file name keeps letters, digits, '-', '_' and '.', and every other character becomes '-'. Give one of them another name; nothing was compared or recorded."
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             if mode == .never {
                 return
