@@ -45,7 +45,8 @@ public struct RecordingFileError: Error, Equatable, CustomStringConvertible {
             case .stepOutOfOrder(let expected, let found): "step \(found) where step \(expected) belongs — the file was edited"
             case .truncated: "the file ends before its closing line — it was cut short"
             }
-        return "Recording file, line \(line): \(what)."
+        // A decoder's reason may end a sentence of its own.
+        return "Recording file, line \(line): \(what)" + (what.hasSuffix(".") ? "" : ".")
     }
 }
 
@@ -161,90 +162,103 @@ extension RecordingTranscript where Action: Codable {
         // Only those: U+0085, U+2028 and U+2029 are newlines to `Character`,
         // and a JSON string may hold them unescaped.
         let isLineEnd = { (character: Character) in character == "\n" || character == "\r\n" }
-        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: isLineEnd)
+        // Blank lines are skipped, but an error names the file's own line:
+        // each kept line's number is kept beside it.
+        var lines: [Substring] = []
+        var lineNumbers: [Int] = []
+        for (offset, line) in text.split(omittingEmptySubsequences: false, whereSeparator: isLineEnd).enumerated()
+        where !line.isEmpty {
+            lines.append(line)
+            lineNumbers.append(offset + 1)
+        }
         let endsWithNewline = text.last.map(isLineEnd) ?? false
-        func fail(_ line: Int, _ problem: RecordingFileError.Problem) -> RecordingFileError {
-            RecordingFileError(line: line, problem: problem)
+        /// The file's line number of kept line `index`; past the last kept
+        /// line, the lines after it.
+        func lineNumber(_ index: Int) -> Int {
+            index < lineNumbers.count ? lineNumbers[index] : (lineNumbers.last ?? 0) + 1 + index - lineNumbers.count
+        }
+        func fail(_ index: Int, _ problem: RecordingFileError.Problem) -> RecordingFileError {
+            RecordingFileError(line: lineNumber(index), problem: problem)
         }
         func decode(_ index: Int) throws(RecordingFileError) -> FileLine<Action> {
             let data = Data(lines[index].utf8)
             guard let kind = try? decoder.decode(LineKind.self, from: data), FileLine<Action>.Kind(rawValue: kind.kind) != nil else {
-                if index == 0 { throw fail(1, .notARecording) }
+                if index == 0 { throw fail(0, .notARecording) }
                 // A last line that is not JSON, with no line ending after it,
                 // is a file cut short in the middle of writing it.
-                throw fail(index + 1, index == lines.count - 1 && !endsWithNewline ? .truncated : .malformedLine)
+                throw fail(index, index == lines.count - 1 && !endsWithNewline ? .truncated : .malformedLine)
             }
             do {
                 return try decoder.decode(FileLine<Action>.self, from: data)
             } catch {
-                if kind.kind == "step" { throw fail(index + 1, .actionDoesNotDecode(describe(error))) }
-                throw fail(index + 1, .malformedLine)
+                if kind.kind == "step" { throw fail(index, .actionDoesNotDecode(describe(error))) }
+                throw fail(index, .malformedLine)
             }
         }
-        guard !lines.isEmpty else { throw fail(1, .notARecording) }
+        guard !lines.isEmpty else { throw fail(0, .notARecording) }
         let header = try decode(0)
-        guard header.kind == .header, header.format == recordingFormatName else { throw fail(1, .notARecording) }
-        guard header.version == recordingFormatVersion else { throw fail(1, .unsupportedVersion(header.version ?? 0)) }
+        guard header.kind == .header, header.format == recordingFormatName else { throw fail(0, .notARecording) }
+        guard header.version == recordingFormatVersion else { throw fail(0, .unsupportedVersion(header.version ?? 0)) }
         guard header.action.map(RecordedTypeName.normalized) == RecordedTypeName.of(Action.self) else {
-            throw fail(1, .otherFeature(header.action ?? "an unnamed feature"))
+            throw fail(0, .otherFeature(header.action ?? "an unnamed feature"))
         }
         // Bounded so that no step number after the discarded ones overflows
         // (a file may say anything; a recorder never let go of that many).
         guard let discarded = header.discarded, discarded >= 0, discarded <= Int.max - lines.count else {
-            throw fail(1, .malformedLine)
+            throw fail(0, .malformedLine)
         }
-        guard lines.count >= 2 else { throw fail(2, .truncated) }
+        guard lines.count >= 2 else { throw fail(1, .truncated) }
         let initial = try decode(1)
         guard initial.kind == .initial, let fields = initial.fields, fields.allSatisfy({ $0.count == 2 }) else {
-            throw fail(2, .malformedLine)
+            throw fail(1, .malformedLine)
         }
         var current = FieldLeaves(entries: fields.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) })
         var steps: [Step] = []
         var readings: [RecordedReading] = []
         var ended = false
         for index in 2..<lines.count {
-            guard !ended else { throw fail(index + 1, .malformedLine) }
+            guard !ended else { throw fail(index, .malformedLine) }
             let line = try decode(index)
             switch line.kind {
             case .step:
                 guard let number = line.step, let event = line.event, let dropped = line.dropped,
                     let listed = line.changed ?? line.fields, listed.allSatisfy({ $0.count == 2 })
-                else { throw fail(index + 1, .malformedLine) }
-                guard number == steps.count + 1 else { throw fail(index + 1, .stepOutOfOrder(expected: steps.count + 1, found: number)) }
+                else { throw fail(index, .malformedLine) }
+                guard number == steps.count + 1 else { throw fail(index, .stepOutOfOrder(expected: steps.count + 1, found: number)) }
                 let entries = listed.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) }
                 if line.changed != nil {
-                    guard let next = current.replacing(entries) else { throw fail(index + 1, .malformedLine) }
+                    guard let next = current.replacing(entries) else { throw fail(index, .malformedLine) }
                     current = next
                 } else {
                     current = FieldLeaves(entries: entries)
                 }
-                let time = try duration(line.time, line: index + 1)
+                let time = try duration(line.time, line: lineNumber(index))
                 steps.append(Step(action: event, isDropped: dropped, time: time, fields: current))
             case .reading:
                 // A reading comes after the steps it follows, as written.
                 guard let step = line.step, let source = line.source, step >= discarded, step <= discarded + steps.count else {
-                    throw fail(index + 1, .malformedLine)
+                    throw fail(index, .malformedLine)
                 }
                 if let random = line.random {
                     readings.append(RecordedReading(step: step, source: source, value: .random(random)))
                 } else if let note = line.note {
                     readings.append(
-                        RecordedReading(step: step, source: source, value: .note(note, time: try duration(line.time, line: index + 1))))
-                } else if let time = try duration(line.time, line: index + 1) {
+                        RecordedReading(step: step, source: source, value: .note(note, time: try duration(line.time, line: lineNumber(index)))))
+                } else if let time = try duration(line.time, line: lineNumber(index)) {
                     readings.append(RecordedReading(step: step, source: source, value: .time(time)))
                 } else {
-                    throw fail(index + 1, .malformedLine)
+                    throw fail(index, .malformedLine)
                 }
             case .end:
                 guard line.steps == steps.count else {
-                    throw fail(index + 1, .stepOutOfOrder(expected: line.steps ?? 0, found: steps.count))
+                    throw fail(index, .stepOutOfOrder(expected: line.steps ?? 0, found: steps.count))
                 }
                 ended = true
             case .header, .initial:
-                throw fail(index + 1, .malformedLine)
+                throw fail(index, .malformedLine)
             }
         }
-        guard ended else { throw fail(lines.count + 1, .truncated) }
+        guard ended else { throw fail(lines.count, .truncated) }
         self.init(
             initialFields: FieldLeaves(entries: fields.map { FieldLeaves.Entry(path: $0[0], text: $0[1]) }),
             steps: steps, readings: readings, discardedStepCount: discarded)

@@ -239,6 +239,25 @@ struct RecordingFileTests {
         #expect(try RecordingTranscript<Action>(jsonLines: crlf).jsonLines() == text)
     }
 
+    @Test("blank lines are skipped, and an error names the file's own line", arguments: [0, 1, 3])
+    func blankLines(at index: Int) throws {
+        let written = try text().split(separator: "\n").map(String.init)
+        var lines = written
+        lines[4] = "{not json"
+        lines.insert(contentsOf: ["", ""], at: index)
+        #expect(throws: RecordingFileError(line: 7, problem: .malformedLine), "the fifth line written, after two blank ones") {
+            try RecordingTranscript<Action>(jsonLines: lines.joined(separator: "\n"))
+        }
+        lines[6] = written[4]
+        #expect(try RecordingTranscript<Action>(jsonLines: lines.joined(separator: "\n")).jsonLines() == text())
+    }
+
+    @Test("a decoder's reason that ends a sentence is not given a second period")
+    func reasonEndingInAPeriod() {
+        let error = RecordingFileError(line: 3, problem: .actionDoesNotDecode("typed: expected one."))
+        #expect(error.description == "Recording file, line 3: its action no longer decodes: typed: expected one.")
+    }
+
     @Test("an action that carries an edit has no JSON form: writing it throws")
     func editsThrow() {
         struct Nothing: Edit {
