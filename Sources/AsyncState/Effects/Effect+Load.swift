@@ -113,8 +113,9 @@ extension LoadRequest where Value: Equatable {
             }
             guard let policy, case .failure(let failure) = outcome else { return outcome }
             // A failure thrown after cancellation (a network layer that wraps
-            // every error) is a cancellation: `shouldRetry` is not asked.
-            if Task.isCancelled { return .cancelled }
+            // every error), or a wrapped `CancellationError`, is a
+            // cancellation: `shouldRetry` is not asked.
+            if Task.isCancelled || AnyError.isCancellation(failure) { return .cancelled }
             guard policy.retries(after: failure, attempt: number) else { return outcome }
             let retry = policy.retry(after: failure, attempt: number)
             reporter.send(embed(.retrying(id, retry)))
@@ -393,10 +394,11 @@ extension LoadAction {
     }
 
     /// The action that ends load `id`, whose operation threw `error`:
-    /// `.failed`, or `.cancelled` if the task was cancelled.
+    /// `.failed`, or `.cancelled` if the task was cancelled or `error` wraps
+    /// `CancellationError` (`AnyError.isCancellation(_:)`).
     @inlinable
     static func ending(_ id: LoadID, throwing error: Failure) -> LoadAction {
-        Task.isCancelled ? .cancelled(id) : .failed(id, error)
+        Task.isCancelled || AnyError.isCancellation(error) ? .cancelled(id) : .failed(id, error)
     }
 
     /// The action that ends load `id`, whose operation threw an untyped

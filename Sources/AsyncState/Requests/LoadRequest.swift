@@ -23,7 +23,8 @@
 /// `mapError:`, or a ``AnyError`` failure, whose initializer takes it as it is.
 ///
 /// Whatever its shape, a load keeps the same promises: its task's
-/// cancellation, and `CancellationError`, become `.cancelled(id)` and never
+/// cancellation, and `CancellationError` — also wrapped in the ``AnyError`` a
+/// `throws(AnyError)` closure throws — become `.cancelled(id)` and never
 /// reach `mapError` or a retry; a newer load supersedes it, with every retry
 /// and every element it streams.
 public struct LoadRequest<Value, Failure: Error & Equatable> {

@@ -133,3 +133,44 @@ struct CancelledInTimeoutTests {
         #expect(clock.sleeperCount == 0, "no retry wait began")
     }
 }
+
+/// A typed closure that throws `AnyError` and wraps whatever it catches
+/// throws a `CancellationError` wrapped: a cancellation all the same, as in
+/// an untyped closure — not a failure, never retried (an outside reading:
+/// it failed the load and was retried).
+@Suite("Requests: a wrapped CancellationError", .hangGuard)
+@MainActor
+struct WrappedCancellationTests {
+    @Test("is a cancellation, never a failure or a retry", arguments: CancelledErrorTests.Options.allCases)
+    func isCancellation(options: CancelledErrorTests.Options) async {
+        let clock = TestClock()
+        let asked = LockedValue(0)
+        let value = AsyncValue<Int, AnyError>(value: 1)
+        let request = LoadRequest { () async throws(AnyError) -> Int in
+            do { throw CancellationError() } catch { throw AnyError(error) }
+        }
+        let shaped =
+            switch options {
+            case .plain: request
+            case .retried:
+                request.retry(
+                    RetryPolicy(attempts: 3, backoff: .constant(.seconds(1)), clock: clock) { _, _ in
+                        asked.withLock { $0 += 1 }
+                        return true
+                    })
+            case .timed: request.timeout(LoadTimeout(.seconds(30), clock: clock, failure: AnyError(TestError.timedOut)))
+            }
+        await value.load(shaped)
+        #expect(value.state == .success(value: 1), "cancellation is not failure: the value is kept, with no error")
+        #expect(asked.current == 0)
+        #expect(clock.sleeperCount == 0, "no retry wait began")
+    }
+
+    @Test("a tracker's run of it is cancelled")
+    func trackerRun() async {
+        let operations = OperationTracker<String, AnyError>()
+        let result = await operations.run("save", LoadRequest { () async throws(AnyError) -> Int in throw AnyError(CancellationError()) })
+        #expect(result == .cancelled)
+        #expect(operations.error(for: "save") == nil)
+    }
+}
