@@ -27,13 +27,20 @@ public struct LoadClock: Clock, Sendable {
         @inlinable
         public init(offset: Duration) { self.offset = offset }
 
-        /// The instant `duration` later.
+        /// The instant `duration` later. Both are first clamped to
+        /// ±`Int64.max` seconds, so that no sum overflows: a `maxAge` or a
+        /// wait of any size has a defined instant — never a trap.
         @inlinable
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset._clampedForArithmetic + duration._clampedForArithmetic)
+        }
 
-        /// The time from this instant to `other`.
+        /// The time from this instant to `other`, clamped as
+        /// ``advanced(by:)`` clamps.
         @inlinable
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public func duration(to other: Instant) -> Duration {
+            other.offset._clampedForArithmetic - offset._clampedForArithmetic
+        }
 
         /// Whether `lhs` comes first.
         @inlinable
@@ -81,6 +88,14 @@ public struct LoadClock: Clock, Sendable {
 }
 
 extension Duration {
+    /// This duration within ±`Int64.max` seconds (292 billion years): the
+    /// sum or difference of two such never overflows `Duration`'s 128 bits,
+    /// and every offset and age a screen uses is far inside it.
+    @inlinable
+    var _clampedForArithmetic: Duration {
+        min(max(self, .seconds(-Int64.max)), .seconds(Int64.max))
+    }
+
     /// The longest wait any clock is asked for: about 146 years.
     ///
     /// A `ContinuousClock` converts a wait to nanoseconds in 64 bits and

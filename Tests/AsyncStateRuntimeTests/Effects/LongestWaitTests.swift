@@ -45,4 +45,41 @@ struct LongestWaitTests {
         #expect(store.state == [])
         #expect(store.runningEffectCount == 0)
     }
+
+    /// The longest `Duration`, 128 bits of attoseconds: one second more
+    /// overflows. (Before it had an `Int128` initializer, 18 times the longest
+    /// of 64 bits of seconds, as near as it gets.)
+    static var past64Bits: Duration {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Duration(attoseconds: .max) } else { .seconds(Int64.max) * 18 }
+    }
+
+    @Test("a maxAge of any length: a value is fresh, and no sum traps")
+    func longestMaxAge() {
+        var value = Loadable<Int, TestError>()
+        value.setValue(1, at: LoadClock.Instant(offset: .seconds(10)))
+        #expect(!value.isStale(maxAge: Self.past64Bits, at: LoadClock.Instant(offset: .seconds(20))))
+        let far = LoadClock.Instant(offset: Self.past64Bits)
+        #expect(far.advanced(by: Self.past64Bits) == LoadClock.Instant(offset: .seconds(Int64.max) * 2))
+        #expect(far.duration(to: LoadClock.Instant(offset: .zero - Self.past64Bits)) == .zero - .seconds(Int64.max) * 2)
+    }
+
+    @Test("a cache's collection and poll waits of any length are clamped, and keep the entry meanwhile")
+    func longestCacheWaits() async {
+        let clock = TestClock()
+        let cache = Cache<Int, Int, TestError>(clock: clock, staleAfter: .seconds(30), collectAfter: Self.past64Bits) { key in
+            LoadRequest { () async throws(TestError) in key }
+        }
+        let subscription = cache.subscribe(7)
+        await subscription.loaded()
+        clock.advance(by: .seconds(1))
+        cache.poll(7, every: Self.past64Bits)
+        await clock.waitForSleepers()
+        #expect(clock.nextDeadline == TestClock.Instant(offset: .seconds(1) + .nanoseconds(Int64.max / 2)))
+        subscription.cancel()
+        await clock.waitForSleepers(2)
+        #expect(cache[7] != nil, "kept until its collection time")
+        cache.stopPolling(7)
+        #expect(cache.count == 1)
+    }
 }
+
