@@ -130,6 +130,11 @@ extension Store {
                     continue
                 }
                 _ = part._announceChanges(part, self, state)
+                // A reader's change handler may have emptied the list: it let
+                // go of a cache entry, which tells every part and unlists
+                // them (`announceEveryPart`). Parts only ever join at the
+                // end, so the part is where it was unless that happened.
+                guard index < _listedParts.count, _listedParts[index] === part else { continue }
                 if part._hasReaders {
                     index += 1
                 } else {

@@ -95,4 +95,45 @@ struct CacheObservationTests {
         #expect(cache[9]?.value == "Ada")
         withExtendedLifetime(subscriptions) {}
     }
+
+    /// "Stop using the key once its value is here": a reader's change
+    /// handler that lets go of the entry's last subscription, with nothing
+    /// kept, collects the entry while its store tells its readers (an outside
+    /// reading: the store's list of parts was emptied under it, and the
+    /// process trapped).
+    enum Change: String, CaseIterable, Sendable {
+        case loaded, invalidated
+    }
+
+    @Test("a change handler that lets go of the entry's last subscription collects it, in the middle of telling its readers", arguments: Change.allCases)
+    func releasedFromChangeHandler(change: Change) async {
+        let (cache, _, backend) = makeCache(collectAfter: .zero)
+        let subscription = cache.subscribe(7)
+        await backend.waitForCalls(1)
+        if change == .invalidated {
+            backend.answer(7, with: "Lee")
+            await subscription.loaded()
+        }
+        // A second reader, of another part, is told too.
+        let otherReader = tracking { _ = cache[7]?.error }
+        withObservationTracking {
+            switch change {
+            case .loaded: _ = subscription.value
+            case .invalidated: _ = subscription.entry.isInvalidated
+            }
+        } onChange: {
+            MainActor.assumeIsolated { subscription.cancel() }
+        }
+        switch change {
+        case .loaded:
+            backend.answer(7, with: "Lee")
+            await subscription.loaded()
+        case .invalidated:
+            cache.invalidate(7)
+        }
+        #expect(cache[7] == nil, "collected")
+        #expect(cache.count == 0)
+        #expect(otherReader.isSet)
+    }
 }
+
