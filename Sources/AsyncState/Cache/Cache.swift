@@ -148,7 +148,12 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// Starts using `key`: creates its entry if needed, loads it if its value
     /// is missing or stale, or shares the load in flight. The entry lives
     /// until the subscription is cancelled or released.
+    ///
+    /// A key that is not equal to itself — a `Double.nan` — could never be
+    /// found again: it is reported through ``onIssue``, and its subscription
+    /// gets an entry of its own, loaded for it alone and not cached.
     public func subscribe(_ key: Key) -> Subscription {
+        guard key == key else { return uncachedSubscription(key) }
         var isNew = false
         let commands = _book.subscribe(key, capacity: capacity) { makeEntry(key, &isNew) }
         if isNew { announceKeyAdded() }
@@ -164,7 +169,13 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// the load stops unless a subscriber shares it, or did — a load that a
     /// subscription started or joined runs until it settles or its entry is
     /// collected, as it does after its last user leaves.
+    ///
+    /// With a `collectAfter` of zero or less there is nothing to keep a
+    /// prefetched entry for: a key not cached is neither cached nor loaded,
+    /// and the call returns at once. A key not equal to itself is reported
+    /// through ``onIssue`` and not loaded.
     public func prefetch(_ key: Key) async {
+        guard key == key else { return reportUnequalKey(key, "nothing is prefetched") }
         var isNew = false
         let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key, &isNew) }
         if isNew { announceKeyAdded() }
@@ -232,6 +243,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// or a "load more", which a reload would supersede. Polling a key again
     /// replaces its poll.
     public func poll(_ key: Key, every interval: Duration) {
+        guard key == key else { return reportUnequalKey(key, "it is not polled") }
         tasks[.poll(key)]?.cancel()
         let clock = clock
         tasks[.poll(key)] = Task { [weak self] in
@@ -259,6 +271,27 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     public var onIssue: @MainActor (String) -> Void = { reportToStandardError($0) }
 
     // MARK: Carrying out the book's commands
+
+    /// Reports a key that is not equal to itself, and what was done instead.
+    private func reportUnequalKey(_ key: Key, _ outcome: String) {
+        onIssue(
+            "Cache key \(key) is not equal to itself (a NaN?), so the cache could never find its entry again: \(outcome). "
+                + "Use keys that equal themselves."
+        )
+    }
+
+    /// The subscription to `key`, which is not equal to itself: an entry of
+    /// its own, loaded for it alone and not cached, whose load the
+    /// subscription's end cancels.
+    private func uncachedSubscription(_ key: Key) -> Subscription {
+        reportUnequalKey(key, "the subscription gets an entry of its own, loaded for it alone and not cached")
+        var isNew = false
+        let entry = makeEntry(key, &isNew)
+        let entered = entry.enteringIfNeeded(request(key), maxAge: staleAfter)
+        let loaded: Task<Void, Never>? =
+            if case .waiting = entered { Task { _ = await entry.participation(in: entered) } } else { nil }
+        return Subscription(key: key, entry: entry, cache: self, loaded: loaded, isCached: false)
+    }
 
     /// Makes an entry, while the book inserts it. Its readers are told
     /// after the insertion (`announceKeyAdded()`), not here: a reader's
@@ -366,15 +399,18 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         public let entry: AsyncValue<Value, Failure>
         private weak var cache: Cache?
         private let loadedTask: Task<Void, Never>?
+        /// Whether the entry is the cache's: not for a key not equal to itself.
+        private let isCached: Bool
 
         /// Whether the subscription still holds its entry.
         public private(set) var isActive = true
 
-        fileprivate init(key: Key, entry: AsyncValue<Value, Failure>, cache: Cache, loaded: Task<Void, Never>?) {
+        fileprivate init(key: Key, entry: AsyncValue<Value, Failure>, cache: Cache, loaded: Task<Void, Never>?, isCached: Bool = true) {
             self.key = key
             self.entry = entry
             self.cache = cache
             self.loadedTask = loaded
+            self.isCached = isCached
         }
 
         /// Reads a property of the entry, e.g. `subscription.value`.
@@ -396,7 +432,7 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         public func cancel() {
             guard isActive else { return }
             isActive = false
-            cache?.unsubscribe(key)
+            if isCached { cache?.unsubscribe(key) } else { entry.cancel() }
         }
 
         isolated deinit {

@@ -254,7 +254,11 @@ extension CacheBook {
     /// with no user, and collected `collectAfter` from now unless someone
     /// uses it — an entry already idle starts its idle spell anew, last in
     /// the order of eviction.
+    ///
+    /// With a `collectAfter` of zero or less there is nothing to keep it for:
+    /// a key not cached is left alone — not made, loaded or evicted for.
     mutating func prefetch(_ key: Key, capacity: Int, collectAfter: Duration, make: () -> Entry) -> [CacheCommand<Key, Entry>] {
+        guard collectAfter > .zero || position(of: key) != nil else { return [] }
         let (position, isNew, evicted) = insert(key, capacity: capacity, make: make)
         var commands: [CacheCommand<Key, Entry>] = [.loadIfNeeded(key)] + evicted.map { .release($0) }
         guard _users[position] == 0 else { return commands }
@@ -280,7 +284,13 @@ extension CacheBook {
         guard let position = position(of: key), _users[position] == 0, _idleTokens[position] == nil,
             !_entries[position].hasPendingEdits
         else { return [] }
-        return becameUnused(key, token: markIdle(key, at: position), capacity: capacity, collectAfter: collectAfter)
+        let token = markIdle(key, at: position)
+        // Collection or eviction was due when the edit kept it: over
+        // capacity, it goes now, ahead of the entries idle since.
+        if count > capacity, let entry = collect(key, token: token) {
+            return [.release(entry)] + evict(toFit: capacity).map { .release($0) }
+        }
+        return becameUnused(key, token: token, capacity: capacity, collectAfter: collectAfter)
     }
 
     /// `key`'s entry began the idle spell `token`: over capacity, the entries

@@ -72,8 +72,12 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
         case .subscribe(let key, let now):
+            // A key not equal to itself (a NaN) could never be found again,
+            // to unsubscribe or collect it: dropped (see `Cache.subscribe`).
+            guard key == key else { return Effect.dropped }
             return carryOut(state._book.subscribe(key, capacity: capacity) { Loadable() }, on: &state, at: now)
         case .prefetch(let key, let now):
+            guard key == key else { return Effect.dropped }
             let commands = state._book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { Loadable() }
             return carryOut(commands, on: &state, at: now)
         case .unsubscribe(let key):

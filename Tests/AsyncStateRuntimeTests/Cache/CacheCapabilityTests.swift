@@ -173,6 +173,49 @@ struct CacheCapabilityTests {
         #expect(user.value == "Lee")
     }
 
+    @Test("with collectAfter zero a prefetch of a key not cached keeps and loads nothing, and evicts nothing for it")
+    func prefetchWithNothingToKeep() async {
+        let (cache, _, backend) = makeCache(collectAfter: .zero, capacity: 1)
+        let user = cache.subscribe(8)
+        await backend.waitForCalls(1)
+        backend.answer(8, with: "Kim")
+        await user.loaded()
+        let added = tracking { _ = cache[7] }
+        await cache.prefetch(7)
+        #expect(backend.calls.count == 1, "not loaded")
+        #expect(cache[7] == nil && cache.count == 1)
+        #expect(!added.isSet, "nothing was added or removed")
+        await cache.prefetch(8)
+        #expect(cache.users(of: 8) == 1 && backend.calls.count == 1, "a key in use is prefetched as ever: fresh, so not loaded")
+        user.cancel()
+    }
+
+    @Test("a key not equal to itself: reported, its subscription loads an entry of its own, and nothing is cached or kept")
+    func keyNotEqualToItself() async {
+        let cache = Cache<Double, String, TestError>(clock: TestClock(), staleAfter: .seconds(30), collectAfter: .zero) { key in
+            LoadRequest { () async throws(TestError) in "\(key)" }
+        }
+        var issues: [String] = []
+        cache.onIssue = { issues.append($0) }
+        let first = cache.subscribe(.nan), second = cache.subscribe(.nan)
+        await first.loaded()
+        await second.loaded()
+        #expect(first.value == "nan" && second.value == "nan")
+        #expect(first.entry !== second.entry, "not shared: one could never be found again")
+        #expect(cache.count == 0 && cache[.nan] == nil)
+        await cache.prefetch(.nan)
+        cache.poll(.nan, every: .seconds(1))
+        #expect(cache.count == 0)
+        #expect(issues.count == 4)
+        #expect(
+            issues.first
+                == "Cache key nan is not equal to itself (a NaN?), so the cache could never find its entry again: the subscription gets an entry of its own, loaded for it alone and not cached. Use keys that equal themselves."
+        )
+        first.cancel()
+        second.cancel()
+        #expect(!first.isActive && !second.isActive)
+    }
+
     @Test("prefetching a fresh entry loads nothing")
     func prefetchFresh() async {
         let (cache, _, backend, subscription) = await loadedCache()

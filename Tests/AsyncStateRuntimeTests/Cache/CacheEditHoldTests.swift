@@ -79,6 +79,20 @@ struct CacheEditHoldTests {
         #expect(cache.count == 0)
     }
 
+    @Test("over capacity, the entry its edit kept goes when the edit settles, ahead of one prefetched meanwhile")
+    func editedEntryGoesFirst() async throws {
+        let (cache, backend, entry, save, renaming) = try await renamingUnusedEntry(collectAfter: .seconds(60), capacity: 1)
+        let prefetching = await startCaller { await cache.prefetch(8) }
+        await backend.waitForCalls(2)
+        backend.answer(8, with: "Bo")
+        await prefetching.value
+        #expect(cache[7] === entry && cache.count == 2, "over capacity while the rename is in flight")
+        save.open(with: true)
+        _ = await renaming.value
+        #expect(cache[7] == nil, "evicted as the edit settles")
+        #expect(cache[8]?.value == "Bo", "the prefetched entry is kept, last in the order of eviction")
+    }
+
     @Test("an entry whose edit is in flight is not evicted over capacity; it is once the edit settles")
     func evictedAfterTheEdit() async throws {
         let (cache, backend, entry, save, renaming) = try await renamingUnusedEntry(collectAfter: .seconds(60), capacity: 1)
@@ -147,6 +161,30 @@ struct CacheReducerEditHoldTests {
         clock.advance(by: .seconds(1))
         await yieldUntil { store.names.count == 0 }
         #expect(store.names.count == 0, "collected collectAfter after the edit settled")
+    }
+}
+
+@Suite("CacheReducer: a key not equal to itself", .hangGuard)
+@MainActor
+struct CacheReducerUnequalKeyTests {
+    @Test("its subscribe and prefetch are dropped: nothing is cached, so nothing is left that no action could find")
+    func dropped() async {
+        let clock = LoadClock(TestClock())
+        let store = Store(
+            initialState: CacheState<Double, String, TestError>(),
+            reducer: CacheReducer(clock: clock, staleAfter: .seconds(30), collectAfter: .zero) { key in
+                LoadRequest { () async throws(TestError) in "\(key)" }
+            })
+        var dropped: [Bool] = []
+        store.observeTransitions { dropped.append($0.isDropped) }
+        for _ in 0..<3 {
+            await store.send(.subscribe(.nan, at: clock.now)).finish()
+            await store.send(.prefetch(.nan, at: clock.now)).finish()
+            await store.send(.unsubscribe(.nan)).finish()
+        }
+        #expect(store.state.count == 0)
+        #expect(dropped == Array(repeating: true, count: 9))
+        #expect(store.runningEffectCount == 0)
     }
 }
 
