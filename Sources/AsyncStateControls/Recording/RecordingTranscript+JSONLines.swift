@@ -243,7 +243,8 @@ extension RecordingTranscript where Action: Codable {
                     readings.append(RecordedReading(step: step, source: source, value: .random(random)))
                 } else if let note = line.note {
                     readings.append(
-                        RecordedReading(step: step, source: source, value: .note(note, time: try duration(line.time, line: lineNumber(index)))))
+                        RecordedReading(
+                            step: step, source: source, value: .note(note, time: try duration(line.time, line: lineNumber(index)))))
                 } else if let time = try duration(line.time, line: lineNumber(index)) {
                     readings.append(RecordedReading(step: step, source: source, value: .time(time)))
                 } else {

@@ -105,7 +105,9 @@ struct CacheObservationTests {
         case loaded, invalidated
     }
 
-    @Test("a change handler that lets go of the entry's last subscription collects it, in the middle of telling its readers", arguments: Change.allCases)
+    @Test(
+        "a change handler that lets go of the entry's last subscription collects it, in the middle of telling its readers",
+        arguments: Change.allCases)
     func releasedFromChangeHandler(change: Change) async {
         let (cache, _, backend) = makeCache(collectAfter: .zero)
         let subscription = cache.subscribe(7)
@@ -136,4 +138,3 @@ struct CacheObservationTests {
         #expect(otherReader.isSet)
     }
 }
-

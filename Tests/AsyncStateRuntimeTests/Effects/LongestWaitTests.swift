@@ -50,7 +50,11 @@ struct LongestWaitTests {
     /// overflows. (Before it had an `Int128` initializer, 18 times the longest
     /// of 64 bits of seconds, as near as it gets.)
     static var past64Bits: Duration {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { Duration(attoseconds: .max) } else { .seconds(Int64.max) * 18 }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            Duration(attoseconds: .max)
+        } else {
+            .seconds(Int64.max) * 18
+        }
     }
 
     @Test("a maxAge of any length: a value is fresh, and no sum traps")
@@ -82,4 +86,3 @@ struct LongestWaitTests {
         #expect(cache.count == 1)
     }
 }
-

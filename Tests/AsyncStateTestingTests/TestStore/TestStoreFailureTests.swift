@@ -49,7 +49,8 @@ struct TestStoreFailureTests {
         await withKnownIssue {
             await goOnAfterFinish()
         } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains("1 received action(s) were not asserted. (found when the test store was released")
+            issue.comments.map(\.rawValue).joined().contains(
+                "1 received action(s) were not asserted. (found when the test store was released")
         }
     }
 
