@@ -115,7 +115,7 @@ extension LoadRequest where Value: Equatable {
             // A failure thrown after cancellation (a network layer that wraps
             // every error), or a wrapped `CancellationError`, is a
             // cancellation: `shouldRetry` is not asked.
-            if Task.isCancelled || AnyError.isCancellation(failure) { return .cancelled }
+            if Self.endsCancelled(failing: failure) { return .cancelled }
             guard policy.retries(after: failure, attempt: number) else { return outcome }
             let retry = policy.retry(after: failure, attempt: number)
             reporter.send(embed(.retrying(id, retry)))
@@ -125,6 +125,17 @@ extension LoadRequest where Value: Equatable {
             if Task.isCancelled { return .cancelled }
             number += 1
         }
+    }
+
+    /// Whether an attempt that failed with `failure` ends the load as
+    /// cancelled: its task was cancelled, or `failure` wraps
+    /// `CancellationError`. Out of line: inlined into the retry loop, the
+    /// check cost its async frame a second slab of the task's allocator
+    /// (BENCHMARKS.md, issue 25, eighteenth pass).
+    @inlinable
+    @inline(never)
+    static func endsCancelled(failing failure: Failure) -> Bool {
+        Task.isCancelled || AnyError.isCancellation(failure)
     }
 
     /// ``outcome(of:startingWith:_:_:bounded:)`` within the load's
