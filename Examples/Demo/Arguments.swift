@@ -44,6 +44,9 @@ struct Arguments: Equatable {
     static func parse(_ arguments: [String]) throws(Problem) -> Arguments {
         var result = Arguments()
         var remaining = arguments[...]
+        /// The options that set the simulated world or the output of a
+        /// played scenario, as given: `explore` takes none of them.
+        var playingOptions: [String] = []
         func value(for option: String) throws(Problem) -> String {
             guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
                 throw Problem(description: "\(option) needs a value")
@@ -61,6 +64,9 @@ struct Arguments: Equatable {
             return number
         }
         while let argument = remaining.popFirst() {
+            if ["--seed", "--latency", "--failure-rate", "--pace", "--json", "--renders"].contains(argument) {
+                playingOptions.append(argument)
+            }
             switch argument {
             case "-h", "--help":
                 result.help = true
@@ -124,6 +130,18 @@ struct Arguments: Equatable {
         if result.broken, !(result.command.isExplore) {
             throw Problem(description: "--broken works with explore only: asyncstate-demo explore profile --broken")
         }
+        if case .explore(let name) = result.command {
+            if result.broken, Scenario.explorable(name)?.hasBrokenVariant != true {
+                let broken = Scenario.explorations.filter(\.hasBrokenVariant).map(\.name).joined(separator: ", ")
+                throw Problem(description: "\(name) has no broken variant; --broken explores one of: \(broken)")
+            }
+            if let option = playingOptions.first {
+                throw Problem(description: "\(option) does not apply to explore, which answers every request in every order")
+            }
+        }
+        if result.renders, result.command != .scenario("social") {
+            throw Problem(description: "--renders counts the views of the social scenario only: asyncstate-demo social --renders")
+        }
         if result.interactive, result.json {
             throw Problem(description: "--interactive prints a live view; it cannot be combined with --json")
         }
@@ -156,7 +174,7 @@ struct Arguments: Equatable {
           --pace X            real seconds per simulated second, 0-10; 0 is instant (default 1; 0.3 for the tour)
           --json              print the state sequence as JSON lines
           --interactive       search only: each line typed on stdin is a new query
-          --renders           after each action, how many of the screen's views re-render (social)
+          --renders           social only: after each action, how many of the screen's views re-render
           --record FILE       write what the store processed to FILE (JSON lines); replay FILE plays it back
           --broken            explore only: explore a deliberately broken variant (stale results applied)
           --no-color          never colour the output (NO_COLOR is honoured too)
@@ -171,7 +189,7 @@ struct Arguments: Equatable {
 
         \(scenario.details)
 
-        Options: --seed N, --latency MS, --failure-rate R, --pace X, --json, --no-color, --renders\(scenario.name == "search" ? ", --interactive" : "")
+        Options: --seed N, --latency MS, --failure-rate R, --pace X, --json, --no-color, --record FILE\(scenario.name == "search" ? ", --interactive" : "")\(scenario.name == "social" ? ", --renders" : "")
         (see asyncstate-demo --help)
         """
     }

@@ -74,7 +74,8 @@ extension Presenter where State == CatalogFeature.State, Action == CatalogFeatur
     static let catalog = Presenter(
         state: { state in
             let results = state.results.value.map { "\($0)" } ?? "none"
-            return "query \(state.query.debugDescription) · \(state.results.isLoading ? "⟳ " : "")results: \(results)"
+            let banner = state.results.error.map { "  [banner: \($0)]" } ?? ""
+            return "query \(state.query.debugDescription) · \(state.results.isLoading ? "⟳ " : "")results: \(results)\(banner)"
         },
         load: { if case .results(let load) = $0 { LoadEvent(load) } else { nil } }
     )

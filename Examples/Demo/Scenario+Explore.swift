@@ -7,6 +7,8 @@ import DemoFeatures
 /// every order.
 struct Exploration: Sendable {
     var name: String
+    /// Whether it has a deliberately broken variant (`--broken`).
+    var hasBrokenVariant = false
     /// Explores, prints what it found, and says whether every invariant held.
     var run: @MainActor @Sendable (_ broken: Bool, Output) async -> Bool
 }
@@ -71,7 +73,7 @@ extension Scenario {
         feature: @escaping @MainActor (ControlledOperations) -> R,
         broken: (@MainActor (ControlledOperations) -> any Reducer<R.State, R.Action>)? = nil
     ) -> Exploration {
-        Exploration(name: name) { isBroken, output in
+        Exploration(name: name, hasBrokenVariant: broken != nil) { isBroken, output in
             let script = script()
             let scriptText = script.map { ValueDump.renderOneLine($0) }.joined(separator: ", ")
             if isBroken {

@@ -15,6 +15,8 @@ public struct InboxFeature: Reducer {
         public var face: String {
             let content = messages.value.map { $0.joined(separator: ", ") } ?? (messages.isLoading ? "skeleton" : "empty")
             guard let activity = messages.activity else {
+                // A failure face only when there is nothing to show.
+                guard messages.value != nil else { return messages.error.map { "failure face: \($0)" } ?? content }
                 return content + (messages.error.map { "  [banner: \($0)]" } ?? "")
             }
             guard let wait = activity.wait, let attempts = activity.attempts else {

@@ -43,13 +43,19 @@ public struct OptimisticFeature: Reducer {
         public var posts = Loadable<[Post], DemoAPI.Failure>()
         public init() {}
 
-        /// What the screen shows: the posts with pending edits, and an error banner.
+        /// What the screen shows: the posts with pending edits and a banner
+        /// for a failed load or edit, a failure face only when there is
+        /// nothing to show, or a skeleton.
         public var face: String {
-            guard let shown = posts.value else { return posts.isLoading ? "skeleton (loading)" : "skeleton" }
+            guard let shown = posts.value else {
+                if let error = posts.error, !posts.isLoading { return "failure face: \(error)" }
+                return posts.isLoading ? "skeleton (loading)" : "skeleton"
+            }
             var text = (posts.isLoading ? "⟳ " : "") + shown.map(\.description).joined(separator: " · ")
             if !self.posts.pendingEdits.isEmpty {
                 text += " | pending: " + self.posts.pendingEdits.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             }
+            if let error = self.posts.error { text += " [banner: \(error)]" }
             if let error = self.posts.editError { text += " [banner: \(error)]" }
             return text
         }

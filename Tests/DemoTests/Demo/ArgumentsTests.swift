@@ -43,6 +43,11 @@ struct ArgumentsTests {
                 #"explore takes one of: profile, feed, search, save, cancel, retry, stream, pages, optimistic, cache, social, not "lunch""#
             ),
             (["feed", "--broken"], "--broken works with explore only: asyncstate-demo explore profile --broken"),
+            (["explore", "feed", "--broken"], "feed has no broken variant; --broken explores one of: profile"),
+            (["explore", "profile", "--json"], "--json does not apply to explore, which answers every request in every order"),
+            (["explore", "profile", "--seed", "3"], "--seed does not apply to explore, which answers every request in every order"),
+            (["profile", "--renders"], "--renders counts the views of the social scenario only: asyncstate-demo social --renders"),
+            (["--renders"], "--renders counts the views of the social scenario only: asyncstate-demo social --renders"),
             (["--seed"], "--seed needs a value"),
             (["--seed", "--json"], "--seed needs a value"),
             (["--seed", "-1"], #"--seed takes a whole number from 0 to 18446744073709551615, not "-1""#),
