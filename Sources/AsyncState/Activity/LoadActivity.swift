@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// if let activity = feed.activity, let wait = activity.wait, let attempts = activity.attempts {
-///     banner = "Retrying (\(activity.attempt) of \(attempts)) in \(wait)…"
+///     banner = "Retrying (\(activity.attempt) of \(attempts)) after \(wait)…"
 /// } else if feed.activity?.reason == .retryAfterFailure, let failure = feed.activity?.lastFailure {
 ///     banner = "Trying again after \(failure)…"
 /// }
@@ -41,6 +41,8 @@ public struct LoadActivity<Failure: Equatable>: Equatable {
     /// a retry policy.
     public let attempts: Int?
     /// How long the load waits (or waited) before this attempt; `nil` for the first.
+    /// It stays through the attempt: no action marks the moment a wait ends,
+    /// so a banner says "after" the wait, which holds in both.
     public let wait: Duration?
     /// The failure of the previous attempt, or — for the first attempt of a
     /// ``Reason/retryAfterFailure`` — the failure the load started from.

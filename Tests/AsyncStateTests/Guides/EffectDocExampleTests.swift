@@ -263,7 +263,7 @@ enum EffectDocs {
     static func banner(for feed: Loadable<[String], FeedError>) -> String? {
         var banner: String?
         if let activity = feed.activity, let wait = activity.wait, let attempts = activity.attempts {
-            banner = "Retrying (\(activity.attempt) of \(attempts)) in \(wait)…"
+            banner = "Retrying (\(activity.attempt) of \(attempts)) after \(wait)…"
         } else if feed.activity?.reason == .retryAfterFailure, let failure = feed.activity?.lastFailure {
             banner = "Trying again after \(failure)…"
         }
@@ -373,7 +373,7 @@ struct EffectDocExampleTests {
         var feed = Loadable<[String], EffectDocs.FeedError>()
         _ = feed.apply(.started(LoadID(1)))
         _ = feed.apply(.retrying(LoadID(1), LoadRetry(attempt: 1, of: 3, failure: .offline, wait: .seconds(2))))
-        #expect(EffectDocs.banner(for: feed) == "Retrying (2 of 3) in 2.0 seconds…")
+        #expect(EffectDocs.banner(for: feed) == "Retrying (2 of 3) after 2.0 seconds…")
         _ = feed.apply(.failed(LoadID(1), .offline))
         _ = feed.apply(.started(LoadID(2)))
         #expect(EffectDocs.banner(for: feed) == "Trying again after offline…")

@@ -67,7 +67,7 @@ enum LifecycleGuide {
             return messages.error.map { "Could not load: \($0)" }
         }
         if let attempts = activity.attempts, activity.isRetry, let wait = activity.wait {
-            return "Retrying (\(activity.attempt) of \(attempts)) in \(wait)…"
+            return "Retrying (\(activity.attempt) of \(attempts)) after \(wait)…"
         }
         switch activity.reason {
         case .firstLoad: return nil // the skeleton says enough
@@ -89,7 +89,7 @@ struct LifecycleGuideTests {
         _ = messages.apply(.started(LoadID(1)))
         #expect(banner() == nil)
         _ = messages.apply(.retrying(LoadID(1), LoadRetry(attempt: 1, of: 3, failure: .offline, wait: .seconds(4))))
-        #expect(banner() == "Retrying (2 of 3) in 4.0 seconds…")
+        #expect(banner() == "Retrying (2 of 3) after 4.0 seconds…")
         _ = messages.apply(.failed(LoadID(1), .offline))
         #expect(banner() == "Could not load: offline")
         _ = messages.apply(.started(LoadID(2)))
