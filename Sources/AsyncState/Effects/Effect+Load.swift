@@ -199,7 +199,7 @@ extension LoadRequest where Value: Equatable {
             } catch {
                 // Thrown after cancellation, whatever the error: a cancellation,
                 // which never reaches `mapError`.
-                return Task.isCancelled || error is CancellationError ? .cancelled : .failure(mapError(error))
+                return Task.isCancelled || AnyError.isCancellation(error) ? .cancelled : .failure(mapError(error))
             }
         case .stream(let attempt, _):
             return await attempt(start) { reporter.send(embed(.progress(id, $0))) }
@@ -414,12 +414,12 @@ extension LoadAction {
 
     /// The action that ends load `id`, whose operation threw an untyped
     /// `error`: `.failed` with the failure `mapError` makes of it, or
-    /// `.cancelled` for `CancellationError` or a cancelled task — which never
-    /// reach `mapError`.
+    /// `.cancelled` for a cancelled task or `CancellationError`, also
+    /// wrapped in an `AnyError` — which never reach `mapError`.
     @inlinable
     @MainActor
     static func ending(_ id: LoadID, throwing error: any Error, mapError: ErrorMapping<Failure>) -> LoadAction {
-        if Task.isCancelled || error is CancellationError { return .cancelled(id) }
+        if Task.isCancelled || AnyError.isCancellation(error) { return .cancelled(id) }
         return .failed(id, mapError(error))
     }
 

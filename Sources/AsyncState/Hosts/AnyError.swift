@@ -39,15 +39,15 @@ public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The wrapped error's description.
     public var description: String { String(describing: base) }
 
-    /// Whether `failure`, a typed load's failure, is a cancellation: an
-    /// `AnyError` wrapping `CancellationError`, as a `throws(AnyError)`
-    /// closure that wraps whatever it catches throws. An untyped load's
-    /// `CancellationError` is caught before it is wrapped; this is the same
-    /// rule for typed ones. Only on a failure's path; for any other
-    /// `Failure`, specialized code folds the cast to `false`.
+    /// Whether `failure` — a typed load's failure, or what an untyped
+    /// operation threw — is a cancellation: `CancellationError`, or an
+    /// `AnyError` that wraps one, as a `throws(AnyError)` closure that wraps
+    /// whatever it catches throws. One rule for every path: such a failure
+    /// never reaches `mapError` or `shouldRetry`. For a `Failure` that is
+    /// neither, specialized code folds both casts to `false`.
     @inlinable
     static func isCancellation<Failure>(_ failure: Failure) -> Bool {
-        (failure as? AnyError)?.base is CancellationError
+        failure is CancellationError || (failure as? AnyError)?.base is CancellationError
     }
 }
 

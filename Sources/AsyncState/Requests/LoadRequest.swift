@@ -325,7 +325,7 @@ extension LoadOutcome {
                 if showsProgress, let result { report(result) }
             }
         } catch {
-            if Task.isCancelled || error is CancellationError { return .cancelled }
+            if Task.isCancelled || AnyError.isCancellation(error) { return .cancelled }
             return .failure(mapError(error))
         }
         if Task.isCancelled { return .cancelled }

@@ -135,20 +135,47 @@ struct CancelledInTimeoutTests {
 }
 
 /// A typed closure that throws `AnyError` and wraps whatever it catches
-/// throws a `CancellationError` wrapped: a cancellation all the same, as in
-/// an untyped closure — not a failure, never retried (an outside reading:
-/// it failed the load and was retried).
+/// throws a `CancellationError` wrapped, and an untyped closure may let such
+/// an error through from a typed helper: a cancellation all the same, as a
+/// bare `CancellationError` is — not a failure, never retried, never handed
+/// to `mapError` (an outside reading, then a second reading for the untyped
+/// closure: each failed the load, and a retry policy retried it).
 @Suite("Requests: a wrapped CancellationError", .hangGuard)
 @MainActor
 struct WrappedCancellationTests {
-    @Test("is a cancellation, never a failure or a retry", arguments: CancelledErrorTests.Options.allCases)
-    func isCancellation(options: CancelledErrorTests.Options) async {
+    enum Closure: String, CaseIterable, Sendable {
+        /// `throws(AnyError)`, wrapping what it catches.
+        case typed
+        /// Untyped, rethrowing what a `throws(AnyError)` helper threw.
+        case untyped
+    }
+
+    static func typedHelper() async throws(AnyError) -> Int {
+        do { throw CancellationError() } catch { throw AnyError(error) }
+    }
+
+    static func request(_ closure: Closure, mapped: LockedValue<Int>) -> LoadRequest<Int, AnyError> {
+        switch closure {
+        case .typed:
+            LoadRequest { () async throws(AnyError) -> Int in try await typedHelper() }
+        case .untyped:
+            LoadRequest(
+                mapError: { error in
+                    mapped.withLock { $0 += 1 }
+                    return AnyError(error)
+                }
+            ) { () async throws -> Int in try await typedHelper() }
+        }
+    }
+
+    @Test(
+        "is a cancellation, never a failure, a retry or a mapping", arguments: Closure.allCases, CancelledErrorTests.Options.allCases)
+    func isCancellation(closure: Closure, options: CancelledErrorTests.Options) async {
         let clock = TestClock()
         let asked = LockedValue(0)
+        let mapped = LockedValue(0)
         let value = AsyncValue<Int, AnyError>(value: 1)
-        let request = LoadRequest { () async throws(AnyError) -> Int in
-            do { throw CancellationError() } catch { throw AnyError(error) }
-        }
+        let request = Self.request(closure, mapped: mapped)
         let shaped =
             switch options {
             case .plain: request
@@ -160,16 +187,19 @@ struct WrappedCancellationTests {
                     })
             case .timed: request.timeout(LoadTimeout(.seconds(30), clock: clock, failure: AnyError(TestError.timedOut)))
             }
-        await value.load(shaped)
+        let caller = await startCaller { await value.load(shaped) }
+        // Settled, or — retried as a failure — waiting to retry.
+        await yieldUntil { value.runningCount == 0 || clock.sleeperCount > (options == .timed ? 1 : 0) }
         #expect(value.state == .success(value: 1), "cancellation is not failure: the value is kept, with no error")
-        #expect(asked.current == 0)
-        #expect(clock.sleeperCount == 0, "no retry wait began")
+        #expect(asked.current == 0 && mapped.current == 0)
+        value.cancel()
+        await caller.value
     }
 
-    @Test("a tracker's run of it is cancelled")
-    func trackerRun() async {
+    @Test("a tracker's run of it is cancelled", arguments: Closure.allCases)
+    func trackerRun(closure: Closure) async {
         let operations = OperationTracker<String, AnyError>()
-        let result = await operations.run("save", LoadRequest { () async throws(AnyError) -> Int in throw AnyError(CancellationError()) })
+        let result = await operations.run("save", Self.request(closure, mapped: LockedValue(0)))
         #expect(result == .cancelled)
         #expect(operations.error(for: "save") == nil)
     }
