@@ -19,8 +19,20 @@ package enum FieldDiff {
     /// two print the same.
     package static func lines(from old: Any, to new: Any) -> [String] {
         var lines: [String] = []
-        compare(old, new, path: "", depth: 0, into: &lines)
+        compare(old, new, path: "", depth: 0, walk: Walk(), into: &lines)
         return lines
+    }
+
+    /// The pairs of objects one diff has compared. An object is compared
+    /// once with each other: its graph may share nodes or hold cycles, and
+    /// compared along every path, a ring of two objects with three fields
+    /// each took 3³² steps.
+    private final class Walk {
+        struct Pair: Hashable {
+            let old: ObjectIdentifier
+            let new: ObjectIdentifier
+        }
+        var compared: Set<Pair> = []
     }
 
     /// The changes between two lists of named texts (a recording's leaves):
@@ -28,23 +40,30 @@ package enum FieldDiff {
     /// predecessor there.
     package static func lines(fromNamed old: [(String, String)], toNamed new: [(String, String)]) -> [String] {
         var lines: [String] = []
-        merge(old.map { ($0.0, LeafText(text: $0.1)) }, new.map { ($0.0, LeafText(text: $0.1)) }, path: { $0 }, depth: 0, into: &lines)
+        merge(
+            old.map { ($0.0, LeafText(text: $0.1)) }, new.map { ($0.0, LeafText(text: $0.1)) }, path: { $0 }, depth: 0, walk: Walk(),
+            into: &lines)
         return lines
     }
 
-    private static func compare(_ old: Any, _ new: Any, path: String, depth: Int, into lines: inout [String]) {
+    private static func compare(_ old: Any, _ new: Any, path: String, depth: Int, walk: Walk, into lines: inout [String]) {
         guard depth <= ValueDump.depthLimit, ValueDump.leafText(old) == nil, ValueDump.leafText(new) == nil,
             type(of: old) == type(of: new)
         else { return change(old, new, path: path, into: &lines) }
         let oldMirror = Mirror(reflecting: old)
         let newMirror = Mirror(reflecting: new)
         guard oldMirror.displayStyle == newMirror.displayStyle else { return change(old, new, path: path, into: &lines) }
+        if newMirror.displayStyle == .class {
+            // One object on both sides prints the same on both: no change.
+            let pair = Walk.Pair(old: ObjectIdentifier(old as AnyObject), new: ObjectIdentifier(new as AnyObject))
+            guard pair.old != pair.new, walk.compared.insert(pair).inserted else { return }
+        }
         switch newMirror.displayStyle {
         case .optional:
             guard let oldSome = oldMirror.children.first, let newSome = newMirror.children.first else {
                 return change(old, new, path: path, into: &lines)
             }
-            compare(oldSome.value, newSome.value, path: path, depth: depth + 1, into: &lines)
+            compare(oldSome.value, newSome.value, path: path, depth: depth + 1, walk: walk, into: &lines)
         case .collection:
             let oldItems = oldMirror.children.map(\.value)
             let newItems = newMirror.children.map(\.value)
@@ -52,13 +71,13 @@ package enum FieldDiff {
             for index in 0..<max(oldItems.count, newItems.count) {
                 let itemPath = path + "[\(index)]"
                 switch (index < oldItems.count, index < newItems.count) {
-                case (true, true): compare(oldItems[index], newItems[index], path: itemPath, depth: depth + 1, into: &lines)
+                case (true, true): compare(oldItems[index], newItems[index], path: itemPath, depth: depth + 1, walk: walk, into: &lines)
                 case (false, _): lines.append("\(itemPath): + \(ValueDump.renderOneLine(newItems[index]))")
                 case (_, false): lines.append("\(itemPath): - \(ValueDump.renderOneLine(oldItems[index]))")
                 }
             }
         case .dictionary:
-            compareKeyed(old, oldMirror, new, newMirror, path: path, depth: depth, into: &lines)
+            compareKeyed(old, oldMirror, new, newMirror, path: path, depth: depth, walk: walk, into: &lines)
         case .enum:
             // A short change reads best whole (`.loading → .success(value: 3)`);
             // a long one within one case goes inside its payload, so a page
@@ -71,14 +90,14 @@ package enum FieldDiff {
             let newPayload = labelled(ValueDump.fields(Mirror(reflecting: newCase.value), payloadOf: newCase.value))
             let casePath = join(path, name)
             if newPayload.count == 1, newPayload[0].name == "0", oldPayload.count == 1 {
-                compare(oldPayload[0].value, newPayload[0].value, path: casePath, depth: depth + 1, into: &lines)
+                compare(oldPayload[0].value, newPayload[0].value, path: casePath, depth: depth + 1, walk: walk, into: &lines)
             } else {
-                merge(oldPayload, newPayload, path: { join(casePath, $0) }, depth: depth, into: &lines)
+                merge(oldPayload, newPayload, path: { join(casePath, $0) }, depth: depth, walk: walk, into: &lines)
             }
         case .struct, .class, .tuple:
             let oldFields = labelled(ValueDump.fields(oldMirror))
             let newFields = labelled(ValueDump.fields(newMirror))
-            merge(oldFields, newFields, path: { join(path, $0) }, depth: depth, into: &lines)
+            merge(oldFields, newFields, path: { join(path, $0) }, depth: depth, walk: walk, into: &lines)
         default:
             change(old, new, path: path, into: &lines)
         }
@@ -88,7 +107,7 @@ package enum FieldDiff {
     /// (sorted for a `Dictionary`); for an ordered one, a change of order
     /// first, as `keys: [1, 2] → [2, 1]`.
     private static func compareKeyed(
-        _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror, path: String, depth: Int,
+        _ old: Any, _ oldMirror: Mirror, _ new: Any, _ newMirror: Mirror, path: String, depth: Int, walk: Walk,
         into lines: inout [String]
     ) {
         let oldPairs = ValueDump.keyValuePairs(of: old, oldMirror)
@@ -107,50 +126,71 @@ package enum FieldDiff {
         }
         merge(
             oldPairs.map { ($0.key, $0.value) }, newPairs.map { ($0.key, $0.value) }, path: { path + "[\($0)]" }, depth: depth,
-            into: &lines)
+            walk: walk, into: &lines)
     }
 
     /// Compares two lists of named parts: the names in the new list's order,
     /// each name only the old list has just after the name before it there.
+    /// A name that repeats (dictionary keys that print alike) is told apart
+    /// by its place among its repeats, `tags[tag] #2`, as a recording's
+    /// leaves are (`FieldLeaves`).
     private static func merge(
         _ old: [(name: String, value: Any)], _ new: [(name: String, value: Any)], path: (String) -> String, depth: Int,
-        into lines: inout [String]
+        walk: Walk, into lines: inout [String]
     ) {
         if old.map(\.name) == new.map(\.name) {
             for (before, after) in zip(old, new) {
-                compareDeeper(before.value, after.value, path(after.name))
+                compare(before.value, after.value, path: path(after.name), depth: depth + 1, walk: walk, into: &lines)
             }
             return
         }
-        func compareDeeper(_ old: Any, _ new: Any, _ path: String) {
-            compare(old, new, path: path, depth: depth + 1, into: &lines)
+        /// Each part with its repeat number: 1 for a name's first part.
+        func numbered(_ parts: [(name: String, value: Any)]) -> [(key: Key, value: Any)] {
+            var seen: [String: Int] = [:]
+            return parts.map { part in
+                let count = seen[part.name, default: 0] + 1
+                seen[part.name] = count
+                return (Key(name: part.name, repeat: count), part.value)
+            }
         }
-        let oldByName = Dictionary(old.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let newNames = Set(new.map(\.name))
-        // The old-only names that follow each name (or the start, ""), in order.
-        var removedAfter: [String: [(name: String, value: Any)]] = [:]
-        var previous = ""
+        func display(_ key: Key) -> String {
+            Self.display(path(key.name)) + (key.repeat > 1 ? " #\(key.repeat)" : "")
+        }
+        let old = numbered(old)
+        let new = numbered(new)
+        let oldByKey = Dictionary(old.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let newKeys = Set(new.map(\.key))
+        // The old-only parts that follow each key (or the start, nil), in order.
+        var removedAfter: [Key?: [(key: Key, value: Any)]] = [:]
+        var previous: Key?
         for part in old {
-            if newNames.contains(part.name) {
-                previous = part.name
+            if newKeys.contains(part.key) {
+                previous = part.key
             } else {
                 removedAfter[previous, default: []].append(part)
             }
         }
-        func removed(after name: String) {
-            for part in removedAfter[name] ?? [] {
-                lines.append("\(display(path(part.name))): - \(ValueDump.renderOneLine(part.value))")
+        func removed(after key: Key?) {
+            for part in removedAfter[key] ?? [] {
+                lines.append("\(display(part.key)): - \(ValueDump.renderOneLine(part.value))")
             }
         }
-        removed(after: "")
+        removed(after: nil)
         for part in new {
-            if let before = oldByName[part.name] {
-                compareDeeper(before, part.value, path(part.name))
-                removed(after: part.name)
+            if let before = oldByKey[part.key] {
+                let partPath = path(part.key.name) + (part.key.repeat > 1 ? " #\(part.key.repeat)" : "")
+                compare(before, part.value, path: partPath, depth: depth + 1, walk: walk, into: &lines)
+                removed(after: part.key)
             } else {
-                lines.append("\(display(path(part.name))): + \(ValueDump.renderOneLine(part.value))")
+                lines.append("\(display(part.key)): + \(ValueDump.renderOneLine(part.value))")
             }
         }
+    }
+
+    /// A part's name and which of the parts with that name it is.
+    private struct Key: Hashable {
+        let name: String
+        let `repeat`: Int
     }
 
     private static func change(_ old: Any, _ new: Any, path: String, into lines: inout [String]) {

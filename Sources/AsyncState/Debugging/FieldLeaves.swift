@@ -20,7 +20,8 @@ package struct FieldLeaves: Equatable, Sendable {
 
     package init(_ value: Any) {
         entries = []
-        flatten(value, path: "", depth: 0)
+        var objects = Objects()
+        flatten(value, path: "", depth: 0, objects: &objects)
         // Two leaves can print the same path (dictionary keys that print
         // alike); a file keeps a state by paths, so each repeat is numbered:
         // `tags[tag]`, `tags[tag] #2`.
@@ -32,34 +33,53 @@ package struct FieldLeaves: Equatable, Sendable {
         }
     }
 
-    private mutating func flatten(_ value: Any, path: String, depth: Int) {
+    /// The objects on the path being flattened, and those flattened whole:
+    /// one met again is a leaf, `Name(↩︎)` or `Name(↑)`, as in a dump
+    /// (`ValueDump.Dumper`), so a graph that shares nodes or holds cycles
+    /// flattens in time linear in its objects.
+    private struct Objects {
+        var ancestors: [ObjectIdentifier] = []
+        var shown: Set<ObjectIdentifier> = []
+    }
+
+    private mutating func flatten(_ value: Any, path: String, depth: Int, objects: inout Objects) {
         if depth > ValueDump.depthLimit || ValueDump.leafText(value) != nil {
-            entries.append(Entry(path: path, text: ValueDump.renderOneLine(value)))
+            entries.append(Entry(path: path, text: ValueDump.renderOneLine(value, ancestors: objects.ancestors)))
             return
         }
         let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .class {
+            let id = ObjectIdentifier(value as AnyObject)
+            let name = ValueDump.typeName(value)
+            if objects.ancestors.contains(id) { return entries.append(Entry(path: path, text: name + "(↩︎)")) }
+            if objects.shown.contains(id) { return entries.append(Entry(path: path, text: name + "(↑)")) }
+            objects.ancestors.append(id)
+        }
+        defer {
+            if mirror.displayStyle == .class, let id = objects.ancestors.popLast() { objects.shown.insert(id) }
+        }
         switch mirror.displayStyle {
         case .optional:
             if let some = mirror.children.first {
-                flatten(some.value, path: path, depth: depth + 1)
+                flatten(some.value, path: path, depth: depth + 1, objects: &objects)
             } else {
                 entries.append(Entry(path: path, text: "nil"))
             }
         case .collection where !mirror.children.isEmpty:
             for (index, child) in mirror.children.enumerated() {
-                flatten(child.value, path: path + "[\(index)]", depth: depth + 1)
+                flatten(child.value, path: path + "[\(index)]", depth: depth + 1, objects: &objects)
             }
         case .dictionary where !mirror.children.isEmpty:
             for pair in ValueDump.keyValuePairs(of: value, mirror) {
-                flatten(pair.value, path: path + "[\(pair.key)]", depth: depth + 1)
+                flatten(pair.value, path: path + "[\(pair.key)]", depth: depth + 1, objects: &objects)
             }
         case .struct, .class, .tuple:
             for field in ValueDump.fields(mirror) {
                 let label = field.label.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 } ?? "?"
-                flatten(field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1)
+                flatten(field.value, path: path.isEmpty ? label : path + "." + label, depth: depth + 1, objects: &objects)
             }
         default:
-            entries.append(Entry(path: path, text: ValueDump.renderOneLine(value)))
+            entries.append(Entry(path: path, text: ValueDump.renderOneLine(value, ancestors: objects.ancestors)))
         }
     }
 

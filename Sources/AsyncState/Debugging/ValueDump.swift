@@ -26,76 +26,158 @@ package enum ValueDump {
     static let depthLimit = 32
 
     static func render(_ value: Any, indent: Int, ancestors: [ObjectIdentifier]) -> String {
-        let flat = renderOneLine(value, depth: 0, ancestors: ancestors)
-        if flat.count <= lineLimit { return flat }
-        return renderMultiline(value, indent: indent, ancestors: ancestors)
+        var dumper = Dumper(ancestors: ancestors)
+        return dumper.render(value, indent: indent, depth: 0)
     }
-
-    // MARK: One line
 
     package static func renderOneLine(_ value: Any, depth: Int = 0, ancestors: [ObjectIdentifier] = []) -> String {
-        if depth > depthLimit { return "…" }
-        if let leaf = leafText(value) { return leaf }
-        let mirror = Mirror(reflecting: value)
-        var ancestors = ancestors
-        if mirror.displayStyle == .class {
-            let id = ObjectIdentifier(value as AnyObject)
-            if ancestors.contains(id) { return "\(typeName(value))(↩︎)" }
-            ancestors.append(id)
-        }
-        let child = { (value: Any) in renderOneLine(value, depth: depth + 1, ancestors: ancestors) }
-        switch mirror.displayStyle {
-        case .optional:
-            return mirror.children.first.map { child($0.value) } ?? "nil"
-        case .enum:
-            return enumText(value, mirror) { child($0) }
-        case .collection:
-            return "[" + mirror.children.map { child($0.value) }.joined(separator: ", ") + "]"
-        case .set:
-            return "Set([" + mirror.children.map { child($0.value) }.sorted().joined(separator: ", ") + "])"
-        case .dictionary:
-            let pairs = keyValuePairs(of: value, mirror).map { "\($0.key): \(child($0.value))" }
-            return pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
-        case .tuple:
-            return "(" + fields(mirror).map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
-        default:
-            return typeName(value) + "(" + fields(mirror).map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
-        }
+        var dumper = Dumper(ancestors: ancestors)
+        return dumper.oneLine(value, depth: depth)
     }
 
-    // MARK: Several lines
+    /// One dump's walk through a value. What makes every value print in
+    /// bounded time and space:
+    /// - one depth for the whole walk, one-line and multiline parts alike:
+    ///   past ``depthLimit`` a value prints as `…`;
+    /// - an object met again inside itself is a cycle, `Name(↩︎)`;
+    /// - an object met again elsewhere — shared, as in a graph whose nodes
+    ///   point at one child — prints once, then as `Name(↑)`: printed along
+    ///   every path, a graph of 40 such nodes took 2⁴⁰ steps;
+    /// - a one-line attempt stops as soon as it is longer than a line, so a
+    ///   deep value is not rendered whole at every level only to be broken
+    ///   into lines.
+    struct Dumper {
+        /// The objects being printed, outermost first.
+        var ancestors: [ObjectIdentifier]
+        /// The objects printed whole so far.
+        var shown: Set<ObjectIdentifier> = []
+        /// How many characters a one-line attempt may write; `nil` for none.
+        var budget: Int?
 
-    private static func renderMultiline(_ value: Any, indent: Int, ancestors: [ObjectIdentifier]) -> String {
-        let mirror = Mirror(reflecting: value)
-        var ancestors = ancestors
-        if mirror.displayStyle == .class {
-            ancestors.append(ObjectIdentifier(value as AnyObject))
+        init(ancestors: [ObjectIdentifier]) {
+            self.ancestors = ancestors
         }
-        let pad = String(repeating: "  ", count: indent + 1)
-        let close = String(repeating: "  ", count: indent)
-        let child = { (value: Any) in render(value, indent: indent + 1, ancestors: ancestors) }
-        func block(_ open: String, _ lines: [String], _ end: String) -> String {
-            lines.isEmpty ? open + end : open + "\n" + lines.map { pad + $0 + ",\n" }.joined() + close + end
+
+        mutating func render(_ value: Any, indent: Int, depth: Int) -> String {
+            var attempt = self
+            attempt.budget = lineLimit
+            let flat = attempt.oneLine(value, depth: depth)
+            if let left = attempt.budget, left >= 0, flat.count <= lineLimit {
+                attempt.budget = budget
+                self = attempt
+                return flat
+            }
+            return multiline(value, indent: indent, depth: depth)
         }
-        switch mirror.displayStyle {
-        case .optional:
-            return mirror.children.first.map { render($0.value, indent: indent, ancestors: ancestors) } ?? "nil"
-        case .enum:
-            guard let payload = mirror.children.first else { return renderOneLine(value) }
-            let name = "." + (payload.label ?? "")
-            let items = fields(Mirror(reflecting: payload.value), payloadOf: payload.value)
-            return block(name + "(", items.map { labelled($0.label, child($0.value)) }, ")")
-        case .collection:
-            return block("[", mirror.children.map { child($0.value) }, "]")
-        case .set:
-            return block("Set([", mirror.children.map { child($0.value) }.sorted(), "])")
-        case .dictionary:
-            let pairs = keyValuePairs(of: value, mirror)
-            return block("[", pairs.map { "\($0.key): \(child($0.value))" }, "]")
-        case .tuple:
-            return block("(", fields(mirror).map { labelled($0.label, child($0.value)) }, ")")
-        default:
-            return block(typeName(value) + "(", fields(mirror).map { labelled($0.label, child($0.value)) }, ")")
+
+        /// Spends `text` from the budget of a one-line attempt.
+        mutating func spend(_ text: String) -> String {
+            if let left = budget { budget = left - text.count }
+            return text
+        }
+
+        /// The marker of an object met again, or `nil` — then the object is
+        /// entered, and `leave(_:)` must follow.
+        mutating func enter(_ value: Any, _ mirror: Mirror) -> String? {
+            guard mirror.displayStyle == .class else { return nil }
+            let id = ObjectIdentifier(value as AnyObject)
+            if ancestors.contains(id) { return typeName(value) + "(↩︎)" }
+            if shown.contains(id) { return typeName(value) + "(↑)" }
+            ancestors.append(id)
+            return nil
+        }
+
+        mutating func leave(_ mirror: Mirror) {
+            guard mirror.displayStyle == .class, let id = ancestors.popLast() else { return }
+            shown.insert(id)
+        }
+
+        /// The elements of a set, each printed from the same start, so that
+        /// which of them shows a shared object first does not depend on the
+        /// set's order; sorted.
+        mutating func setElements(_ mirror: Mirror, _ print: (inout Dumper, Any) -> String) -> [String] {
+            let start = self
+            var texts: [String] = []
+            for child in mirror.children {
+                var element = start
+                element.budget = budget
+                texts.append(print(&element, child.value))
+                shown.formUnion(element.shown)
+                budget = element.budget
+            }
+            return texts.sorted()
+        }
+
+        // MARK: One line
+
+        mutating func oneLine(_ value: Any, depth: Int) -> String {
+            if let left = budget, left < 0 { return "" }
+            if depth > depthLimit { return spend("…") }
+            // Before `leafText`, which prints its base on its own: inside a
+            // dump, the base is part of the walk (an error may hold itself).
+            if let error = value as? AnyError { return spend("AnyError(") + oneLine(error.base, depth: depth + 1) + ")" }
+            if let leaf = leafText(value) { return spend(leaf) }
+            let mirror = Mirror(reflecting: value)
+            if let again = enter(value, mirror) { return spend(again) }
+            defer { leave(mirror) }
+            func child(_ value: Any) -> String { oneLine(value, depth: depth + 1) }
+            switch mirror.displayStyle {
+            case .optional:
+                return mirror.children.first.map { child($0.value) } ?? "nil"
+            case .enum:
+                guard let payload = mirror.children.first else { return spend("." + String(describing: value)) }
+                let items = fields(Mirror(reflecting: payload.value), payloadOf: payload.value)
+                return spend("." + (payload.label ?? "") + "(")
+                    + items.map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
+            case .collection:
+                return "[" + mirror.children.map { child($0.value) }.joined(separator: ", ") + "]"
+            case .set:
+                let elements = setElements(mirror) { $0.oneLine($1, depth: depth + 1) }
+                return "Set([" + elements.joined(separator: ", ") + "])"
+            case .dictionary:
+                let pairs = keyValuePairs(of: value, mirror).map { spend("\($0.key): ") + child($0.value) }
+                return pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
+            case .tuple:
+                return "(" + fields(mirror).map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
+            default:
+                return spend(typeName(value) + "(")
+                    + fields(mirror).map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
+            }
+        }
+
+        // MARK: Several lines
+
+        mutating func multiline(_ value: Any, indent: Int, depth: Int) -> String {
+            if let error = value as? AnyError { return "AnyError(" + render(error.base, indent: indent, depth: depth + 1) + ")" }
+            let mirror = Mirror(reflecting: value)
+            if let again = enter(value, mirror) { return again }
+            defer { leave(mirror) }
+            let pad = String(repeating: "  ", count: indent + 1)
+            let close = String(repeating: "  ", count: indent)
+            func child(_ value: Any) -> String { render(value, indent: indent + 1, depth: depth + 1) }
+            func block(_ open: String, _ lines: [String], _ end: String) -> String {
+                lines.isEmpty ? open + end : open + "\n" + lines.map { pad + $0 + ",\n" }.joined() + close + end
+            }
+            switch mirror.displayStyle {
+            case .optional:
+                return mirror.children.first.map { render($0.value, indent: indent, depth: depth + 1) } ?? "nil"
+            case .enum:
+                guard let payload = mirror.children.first else { return oneLine(value, depth: depth) }
+                let name = "." + (payload.label ?? "")
+                let items = fields(Mirror(reflecting: payload.value), payloadOf: payload.value)
+                return block(name + "(", items.map { labelled($0.label, child($0.value)) }, ")")
+            case .collection:
+                return block("[", mirror.children.map { child($0.value) }, "]")
+            case .set:
+                return block("Set([", setElements(mirror) { $0.render($1, indent: indent + 1, depth: depth + 1) }, "])")
+            case .dictionary:
+                let pairs = keyValuePairs(of: value, mirror)
+                return block("[", pairs.map { "\($0.key): \(child($0.value))" }, "]")
+            case .tuple:
+                return block("(", fields(mirror).map { labelled($0.label, child($0.value)) }, ")")
+            default:
+                return block(typeName(value) + "(", fields(mirror).map { labelled($0.label, child($0.value)) }, ")")
+            }
         }
     }
 
@@ -107,7 +189,12 @@ package enum ValueDump {
         // and print as `Optional(5)`.
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {
-            return mirror.children.first.map { leafText($0.value) } ?? "nil"
+            guard let some = mirror.children.first else { return "nil" }
+            // `.some(nil)` is not `nil`: an `Int??` set to `.some(nil)` changed.
+            if Mirror(reflecting: some.value).displayStyle == .optional, Mirror(reflecting: some.value).children.isEmpty {
+                return ".some(nil)"
+            }
+            return leafText(some.value)
         }
         switch value {
         case let string as String: return string.debugDescription
@@ -116,7 +203,7 @@ package enum ValueDump {
         case let id as LoadID: return id.description
         case let duration as Duration: return duration.description
         case let described as any DumpedByDescription: return described.dumpText
-        case let error as AnyError: return "AnyError(\(renderOneLine(error.base)))"
+        case let error as AnyError: return renderOneLine(error)
         case is any Numeric, is Bool: return String(describing: value)
         default: break
         }
@@ -133,12 +220,6 @@ package enum ValueDump {
             }
         }
         return nil
-    }
-
-    private static func enumText(_ value: Any, _ mirror: Mirror, child: (Any) -> String) -> String {
-        guard let payload = mirror.children.first else { return "." + String(describing: value) }
-        let items = fields(Mirror(reflecting: payload.value), payloadOf: payload.value)
-        return "." + (payload.label ?? "") + "(" + items.map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
     }
 
     /// The labelled parts of a struct, class or tuple — or of an enum payload,
