@@ -10,7 +10,9 @@
 /// ```
 ///
 /// A gate opened before anyone waits remembers its result. Every waiter gets
-/// the same result.
+/// the same result, and waiters are resumed in the order they came, so that
+/// the order of their results does not change from run to run. The first
+/// `open(with:)` or `fail(with:)` decides; a later one changes nothing.
 public final class Gate<Value: Sendable>: Sendable {
     private struct State {
         var result: Result<Value, any Error>?
@@ -18,7 +20,8 @@ public final class Gate<Value: Sendable>: Sendable {
         var nextWaiter = 0
         var arrivals = 0
         var cancellations = 0
-        var arrivalWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var arrivalWatchers: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWatcher = 0
     }
 
     private let state = LockedValue(State())
@@ -86,15 +89,28 @@ public final class Gate<Value: Sendable>: Sendable {
     public var observedCancellation: Bool { cancellationCount > 0 }
 
     /// Suspends until `count` calls to ``wait()`` have reached the gate in all,
-    /// so a test knows the operation it started is really waiting.
+    /// so a test knows the operation it started is really waiting. Returns
+    /// early if the waiting task is cancelled — by a test's time limit, when
+    /// the arrivals never come.
     public func waitForArrivals(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.arrivals >= count { return true }
-                state.arrivalWatchers.append((count, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextWatcher += 1 }
+            return state.nextWatcher
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.arrivals >= count || Task.isCancelled { return true }
+                    state.arrivalWatchers.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let watcher = state.withLock { state in
+                state.arrivalWatchers.firstIndex { $0.id == id }.map { state.arrivalWatchers.remove(at: $0) }
+            }
+            watcher?.continuation.resume()
         }
     }
 
@@ -103,7 +119,9 @@ public final class Gate<Value: Sendable>: Sendable {
             guard state.result == nil else { return [] }
             state.result = result
             defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            // In the order they came: a dictionary's order changes with the
+            // hashing seed, from run to run.
+            return state.waiters.sorted { $0.key < $1.key }.map(\.value)
         }
         for waiter in waiters { waiter.resume(with: result) }
     }

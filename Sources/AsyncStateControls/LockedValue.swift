@@ -13,7 +13,9 @@ import Foundation
 ///
 /// It locks with a pthread mutex (`NSLock`) rather than `Synchronization.Mutex`:
 /// on Linux, `Mutex` locks with futexes that Thread Sanitizer cannot see, so
-/// code using it is reported as racy even when it is correct.
+/// code using it is reported as racy even when it is correct. The lock is
+/// not re-entrant: reading or changing the value from inside `withLock`'s
+/// body deadlocks — take what the body needs before, or after.
 public final class LockedValue<Value>: @unchecked Sendable {
     // Unchecked: `value` is only ever read or written inside `lock`, in
     // `withLock`, so no two threads touch it at once.

@@ -55,7 +55,8 @@ func yieldUntilSettled(
 ) async -> Bool {
     var last = fingerprint()
     var quietRounds = 0
-    for _ in 0..<maximumRounds {
+    // A bound below one allows no round: `false`, as for any bound reached.
+    for _ in 0..<max(0, maximumRounds) {
         if quietRounds >= needed, isSettled() { return true }
         await Task.yield()
         let current = fingerprint()

@@ -18,10 +18,11 @@ public final class TestClock: Clock, Sendable {
         /// Creates the instant `offset` after the clock's start.
         public init(offset: Duration) { self.offset = offset }
 
-        /// The instant `duration` later.
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        /// The time from this instant to `other`.
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// The instant `duration` later. Both are first clamped to
+        /// ±`Int64.max` seconds, so that no sum overflows — never a trap.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset.clamped + duration.clamped) }
+        /// The time from this instant to `other`, clamped as ``advanced(by:)`` clamps.
+        public func duration(to other: Instant) -> Duration { other.offset.clamped - offset.clamped }
         /// Whether `lhs` comes first.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
 
@@ -39,7 +40,7 @@ public final class TestClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID = 0
         var sleepers: [Sleeper] = []
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = LockedValue(State())
@@ -99,14 +100,27 @@ public final class TestClock: Clock, Sendable {
 
     /// Suspends until at least `count` tasks are asleep on this clock, so a
     /// test can advance time knowing the effect it expects is already waiting.
+    /// Returns early if the waiting task is cancelled — by a test's time
+    /// limit, when the sleepers never come.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.sleeperWaiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                state.sleeperWaiters.firstIndex { $0.id == id }.map { state.sleeperWaiters.remove(at: $0) }
+            }
+            waiter?.continuation.resume()
         }
     }
 
@@ -135,4 +149,10 @@ public final class TestClock: Clock, Sendable {
         state.sleeperWaiters.removeAll { $0.count <= count }
         return ready
     }
+}
+
+extension Duration {
+    /// This duration within ±`Int64.max` seconds: the sum or difference of
+    /// two such never overflows `Duration`'s 128 bits.
+    fileprivate var clamped: Duration { min(max(self, .seconds(-Int64.max)), .seconds(Int64.max)) }
 }

@@ -104,3 +104,61 @@ actor WakeLog {
     var values: [Int] = []
     func add(_ value: Int) { values.append(value) }
 }
+
+/// What the controls do when a test goes wrong or pushes them to the edge
+/// (an outside reading): a wait that can never end returns when its task is
+/// cancelled, waiters on one gate resume in the order they came, and no
+/// amount of time traps the clock.
+@Suite("Controls at their edges", .timeLimit(.minutes(10)))
+@MainActor
+struct ControlEdgeTests {
+    @Test("waiters on one gate resume in the order they came, run after run")
+    func gateOrder() async {
+        let gate = Gate<Int>()
+        var order: [Int] = []
+        var waiters: [Task<Void, Never>] = []
+        for index in 0..<8 {
+            waiters.append(
+                Task { @MainActor in
+                    _ = try? await gate.wait()
+                    order.append(index)
+                })
+            await gate.waitForArrivals(index + 1)
+        }
+        gate.open(with: 1)
+        for waiter in waiters { await waiter.value }
+        #expect(order == Array(0..<8))
+    }
+
+    @Test("waiting for sleepers or arrivals that never come returns when the waiting task is cancelled")
+    func waitsEndWithTheirTask() async {
+        let clock = TestClock()
+        let gate = Gate<Int>()
+        let sleepers = Task { await clock.waitForSleepers(1) }
+        let arrivals = Task { await gate.waitForArrivals(1) }
+        sleepers.cancel()
+        arrivals.cancel()
+        await sleepers.value
+        await arrivals.value
+        // Still counted right afterwards: a later waiter is not disturbed.
+        let later = Task { await clock.waitForSleepers(1) }
+        let sleeper = Task { try? await clock.sleep(for: .seconds(1)) }
+        await later.value
+        clock.advance(by: .seconds(1))
+        await sleeper.value
+    }
+
+    @Test("advancing by any amount, however often, never traps: time stops at its far end")
+    func advanceByAnyAmount() {
+        let clock = TestClock()
+        for _ in 0..<20 { clock.advance(by: .seconds(Int64.max)) }
+        #expect(clock.now == TestClock.Instant(offset: .seconds(Int64.max) * 2))
+    }
+
+    @Test("waitUntilIdle with no rounds allowed says it never became idle")
+    func idleWithoutRounds() async {
+        let store = Store(initialState: 0, reducer: Reduce<Int, Int> { _, _ in .none })
+        #expect(await store.waitUntilIdle(on: TestClock(), maximumRounds: -1) == false)
+        #expect(await store.waitUntilIdle(on: TestClock(), maximumRounds: 0) == false)
+    }
+}
