@@ -16,4 +16,26 @@ struct LineDiffTests {
         let rendered = LineDiff.render(from: old, to: new, context: 1)
         #expect(rendered == "  9\n- 10\n+ ten\n  11")
     }
+
+    @Test("long texts: lines shared at the start and end are kept, and what is left is aligned by the fewest edits")
+    func longTexts() {
+        let count = 5_000
+        let old = ["head"] + (0..<count).map { "row \($0)" } + ["tail"]
+        var new = ["head"] + (1...count).map { "row \($0)" } + ["tail"]
+        new[2_500] = "changed"
+        let diff = LineDiff.lines(from: old, to: new)
+        #expect(diff.first == .same("head") && diff.last == .same("tail"))
+        let edits = diff.filter { if case .same = $0 { false } else { true } }
+        #expect(edits == [.removed("row 0"), .removed("row 2500"), .added("changed"), .added("row 5000")])
+        #expect(diff.filter { $0 != .removed("row 0") && $0 != .removed("row 2500") }.count == count + 2)
+    }
+
+    @Test("texts too different to align within the limit: what is between their shared ends is removed, then added")
+    func tooDifferent() {
+        let old = ["head"] + (0..<3_000).map { "old \($0)" } + ["tail"]
+        let new = ["head"] + (0..<3_000).map { "new \($0)" } + ["tail"]
+        let diff = LineDiff.lines(from: old, to: new)
+        #expect(
+            diff == [.same("head")] + (0..<3_000).map { .removed("old \($0)") } + (0..<3_000).map { .added("new \($0)") } + [.same("tail")])
+    }
 }
