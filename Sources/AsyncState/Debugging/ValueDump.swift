@@ -13,6 +13,13 @@ extension String {
     /// ```
     ///
     /// Small values stay on one line; larger ones break into indented lines.
+    /// Every value prints in bounded time and space: past a depth of 32 a
+    /// value prints as `…`, an object inside itself as `Name(↩︎)`, and an
+    /// object met again elsewhere as `Name(↑)`.
+    ///
+    /// An enum case without a payload prints as `.` and its `description`:
+    /// reflection gives no case name otherwise, so two cases of an enum whose
+    /// `description` is not its case name may print alike.
     public init(dumping value: Any) {
         self = ValueDump.render(value, indent: 0, ancestors: [])
     }
