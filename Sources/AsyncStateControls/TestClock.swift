@@ -15,8 +15,10 @@ public final class TestClock: Clock, Sendable {
         /// How far this instant is from the clock's start.
         public let offset: Duration
 
-        /// Creates the instant `offset` after the clock's start.
-        public init(offset: Duration) { self.offset = offset }
+        /// Creates the instant `offset` after the clock's start, clamped to
+        /// ±`Int64.max` seconds: every instant then adds, subtracts and
+        /// compares alike.
+        public init(offset: Duration) { self.offset = offset.clamped }
 
         /// The instant `duration` later. Both are first clamped to
         /// ±`Int64.max` seconds, so that no sum overflows — never a trap.

@@ -134,8 +134,11 @@ struct ControlEdgeTests {
     func waitsEndWithTheirTask() async {
         let clock = TestClock()
         let gate = Gate<Int>()
-        let sleepers = Task { await clock.waitForSleepers(1) }
-        let arrivals = Task { await gate.waitForArrivals(1) }
+        let sleepers = Task { @MainActor in await clock.waitForSleepers(1) }
+        let arrivals = Task { @MainActor in await gate.waitForArrivals(1) }
+        // Both run on the main actor up to their wait before this goes on:
+        // registered, so their cancellation handlers let them go.
+        await Task.yield()
         sleepers.cancel()
         arrivals.cancel()
         await sleepers.value

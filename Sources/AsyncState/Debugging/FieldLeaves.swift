@@ -39,11 +39,20 @@ package struct FieldLeaves: Equatable, Sendable {
     /// flattens in time linear in its objects.
     private struct Objects {
         var ancestors: [ObjectIdentifier] = []
-        var shown: Set<ObjectIdentifier> = []
+        /// How many values the depth limit had cut as each ancestor was
+        /// entered: an object cut inside is not shown whole.
+        var cutsOnEntry: [Int] = []
+        /// Each object flattened, with the shallowest depth it was
+        /// flattened from with something cut (`Int.min`: nothing was), as
+        /// `ValueDump.Dumper.shown`.
+        var shown: [ObjectIdentifier: Int] = [:]
+        /// How many values the depth limit has cut.
+        var cuts = 0
     }
 
     private mutating func flatten(_ value: Any, path: String, depth: Int, objects: inout Objects) {
         if depth > ValueDump.depthLimit || ValueDump.leafText(value) != nil {
+            if depth > ValueDump.depthLimit { objects.cuts += 1 }
             entries.append(Entry(path: path, text: ValueDump.renderOneLine(value, ancestors: objects.ancestors)))
             return
         }
@@ -52,11 +61,14 @@ package struct FieldLeaves: Equatable, Sendable {
             let id = ObjectIdentifier(value as AnyObject)
             let name = ValueDump.typeName(value)
             if objects.ancestors.contains(id) { return entries.append(Entry(path: path, text: name + "(↩︎)")) }
-            if objects.shown.contains(id) { return entries.append(Entry(path: path, text: name + "(↑)")) }
+            if let shownFrom = objects.shown[id], depth >= shownFrom { return entries.append(Entry(path: path, text: name + "(↑)")) }
             objects.ancestors.append(id)
+            objects.cutsOnEntry.append(objects.cuts)
         }
         defer {
-            if mirror.displayStyle == .class, let id = objects.ancestors.popLast() { objects.shown.insert(id) }
+            if mirror.displayStyle == .class, let id = objects.ancestors.popLast(), let cutsBefore = objects.cutsOnEntry.popLast() {
+                objects.shown[id] = min(objects.shown[id] ?? .max, objects.cuts == cutsBefore ? Int.min : depth)
+            }
         }
         switch mirror.displayStyle {
         case .optional:
@@ -70,8 +82,33 @@ package struct FieldLeaves: Equatable, Sendable {
                 flatten(child.value, path: path + "[\(index)]", depth: depth + 1, objects: &objects)
             }
         case .dictionary where !mirror.children.isEmpty:
-            for pair in ValueDump.keyValuePairs(of: value, mirror) {
-                flatten(pair.value, path: path + "[\(pair.key)]", depth: depth + 1, objects: &objects)
+            let pairs = ValueDump.keyValuePairs(of: value, mirror)
+            var index = 0
+            while index < pairs.count {
+                var end = index + 1
+                while end < pairs.count, pairs[end].key == pairs[index].key { end += 1 }
+                let childPath = path + "[\(pairs[index].key)]"
+                guard end - index > 1 else {
+                    flatten(pairs[index].value, path: childPath, depth: depth + 1, objects: &objects)
+                    index = end
+                    continue
+                }
+                // Keys that print alike come in the dictionary's order, which
+                // changes from run to run: each value is flattened from the
+                // same start, and the values are put in the order of their
+                // leaves' text (as a dump prints them).
+                let start = objects
+                var groups: [[Entry]] = []
+                for pair in pairs[index..<end] {
+                    var leaves = FieldLeaves(entries: [])
+                    var each = start
+                    leaves.flatten(pair.value, path: childPath, depth: depth + 1, objects: &each)
+                    groups.append(leaves.entries)
+                    objects.shown.merge(each.shown, uniquingKeysWith: min)
+                    objects.cuts += each.cuts - start.cuts
+                }
+                entries += groups.sorted { $0.map(\.text).lexicographicallyPrecedes($1.map(\.text)) }.joined()
+                index = end
             }
         case .struct, .class, .tuple:
             for field in ValueDump.fields(mirror) {

@@ -48,16 +48,26 @@ package enum ValueDump {
     ///   past ``depthLimit`` a value prints as `…`;
     /// - an object met again inside itself is a cycle, `Name(↩︎)`;
     /// - an object met again elsewhere — shared, as in a graph whose nodes
-    ///   point at one child — prints once, then as `Name(↑)`: printed along
-    ///   every path, a graph of 40 such nodes took 2⁴⁰ steps;
+    ///   point at one child — prints once, then as `Name(↑)` (again only
+    ///   higher up than where the depth limit cut it): printed along every
+    ///   path, a graph of 40 such nodes took 2⁴⁰ steps;
     /// - a one-line attempt stops as soon as it is longer than a line, so a
     ///   deep value is not rendered whole at every level only to be broken
     ///   into lines.
     struct Dumper {
         /// The objects being printed, outermost first.
         var ancestors: [ObjectIdentifier]
-        /// The objects printed whole so far.
-        var shown: Set<ObjectIdentifier> = []
+        /// How many values the depth limit had cut when each ancestor was
+        /// entered: an object cut inside is not shown whole.
+        var cutsOnEntry: [Int] = []
+        /// The objects printed so far, each with the shallowest depth it
+        /// was printed from with something inside cut by the depth limit —
+        /// `Int.min` if nothing was: met again no higher up, it prints as
+        /// `Name(↑)`; higher up, it prints again and shows more. So each
+        /// object prints at most once per depth, never along every path.
+        var shown: [ObjectIdentifier: Int] = [:]
+        /// How many values the depth limit has cut to `…`.
+        var cuts = 0
         /// How many characters a one-line attempt may write; `nil` for none.
         var budget: Int?
 
@@ -66,6 +76,9 @@ package enum ValueDump {
         }
 
         mutating func render(_ value: Any, indent: Int, depth: Int) -> String {
+            // A leaf is its text, however long: broken into lines, a long
+            // string printed its reflection, `String()`.
+            if depth <= depthLimit, !(value is AnyError), let leaf = leafText(value) { return leaf }
             var attempt = self
             attempt.budget = lineLimit
             let flat = attempt.oneLine(value, depth: depth)
@@ -85,48 +98,85 @@ package enum ValueDump {
 
         /// The marker of an object met again, or `nil` — then the object is
         /// entered, and `leave(_:)` must follow.
-        mutating func enter(_ value: Any, _ mirror: Mirror) -> String? {
+        mutating func enter(_ value: Any, _ mirror: Mirror, depth: Int) -> String? {
             guard mirror.displayStyle == .class else { return nil }
             let id = ObjectIdentifier(value as AnyObject)
             if ancestors.contains(id) { return typeName(value) + "(↩︎)" }
-            if shown.contains(id) { return typeName(value) + "(↑)" }
+            if let shownFrom = shown[id], depth >= shownFrom { return typeName(value) + "(↑)" }
             ancestors.append(id)
+            cutsOnEntry.append(cuts)
             return nil
         }
 
-        mutating func leave(_ mirror: Mirror) {
-            guard mirror.displayStyle == .class, let id = ancestors.popLast() else { return }
-            shown.insert(id)
+        /// Leaves the object entered last, at `depth`: shown whole, unless
+        /// the depth limit cut something inside it — then only a shallower
+        /// reference to it prints it again.
+        mutating func leave(_ mirror: Mirror, depth: Int) {
+            guard mirror.displayStyle == .class, let id = ancestors.popLast(), let cutsBefore = cutsOnEntry.popLast() else {
+                return
+            }
+            let shownFrom = cuts == cutsBefore ? Int.min : depth
+            shown[id] = min(shown[id] ?? .max, shownFrom)
         }
 
-        /// The elements of a set, each printed from the same start, so that
-        /// which of them shows a shared object first does not depend on the
-        /// set's order; sorted.
-        mutating func setElements(_ mirror: Mirror, _ print: (inout Dumper, Any) -> String) -> [String] {
+        /// `…`, where the depth limit cuts a value.
+        mutating func cut() -> String {
+            cuts += 1
+            return spend("…")
+        }
+
+        /// A dictionary's entries, in `pairs`' order (sorted by key), each
+        /// value printed with `print`. The values of keys that print alike —
+        /// whose order is the dictionary's, which changes from run to run —
+        /// are printed from the same start and sorted by their text.
+        mutating func entries(
+            _ pairs: [(key: String, value: Any)], _ print: (inout Dumper, Any) -> String
+        ) -> [(key: String, text: String)] {
+            var result: [(key: String, text: String)] = []
+            var index = 0
+            while index < pairs.count {
+                var end = index + 1
+                while end < pairs.count, pairs[end].key == pairs[index].key { end += 1 }
+                if end - index == 1 {
+                    result.append((pairs[index].key, print(&self, pairs[index].value)))
+                } else {
+                    let key = pairs[index].key
+                    result += independently(pairs[index..<end].map(\.value), print).sorted().map { (key, $0) }
+                }
+                index = end
+            }
+            return result
+        }
+
+        /// `values`, each printed from the same start, so that which of them
+        /// shows a shared object first does not depend on their order — a
+        /// set's, or that of dictionary values whose keys print alike.
+        mutating func independently(_ values: [Any], _ print: (inout Dumper, Any) -> String) -> [String] {
             let start = self
             var texts: [String] = []
-            for child in mirror.children {
-                var element = start
-                element.budget = budget
-                texts.append(print(&element, child.value))
-                shown.formUnion(element.shown)
-                budget = element.budget
+            for value in values {
+                var each = start
+                each.budget = budget
+                texts.append(print(&each, value))
+                shown.merge(each.shown, uniquingKeysWith: min)
+                cuts += each.cuts - start.cuts
+                budget = each.budget
             }
-            return texts.sorted()
+            return texts
         }
 
         // MARK: One line
 
         mutating func oneLine(_ value: Any, depth: Int) -> String {
             if let left = budget, left < 0 { return "" }
-            if depth > depthLimit { return spend("…") }
+            if depth > depthLimit { return cut() }
             // Before `leafText`, which prints its base on its own: inside a
             // dump, the base is part of the walk (an error may hold itself).
             if let error = value as? AnyError { return spend("AnyError(") + oneLine(error.base, depth: depth + 1) + ")" }
             if let leaf = leafText(value) { return spend(leaf) }
             let mirror = Mirror(reflecting: value)
-            if let again = enter(value, mirror) { return spend(again) }
-            defer { leave(mirror) }
+            if let again = enter(value, mirror, depth: depth) { return spend(again) }
+            defer { leave(mirror, depth: depth) }
             func child(_ value: Any) -> String { oneLine(value, depth: depth + 1) }
             switch mirror.displayStyle {
             case .optional:
@@ -139,11 +189,11 @@ package enum ValueDump {
             case .collection:
                 return "[" + mirror.children.map { child($0.value) }.joined(separator: ", ") + "]"
             case .set:
-                let elements = setElements(mirror) { $0.oneLine($1, depth: depth + 1) }
-                return "Set([" + elements.joined(separator: ", ") + "])"
+                let elements = independently(mirror.children.map(\.value)) { $0.oneLine($1, depth: depth + 1) }
+                return "Set([" + elements.sorted().joined(separator: ", ") + "])"
             case .dictionary:
-                let pairs = keyValuePairs(of: value, mirror).map { spend("\($0.key): ") + child($0.value) }
-                return pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
+                let texts = entries(keyValuePairs(of: value, mirror)) { $0.oneLine($1, depth: depth + 1) }
+                return texts.isEmpty ? "[:]" : "[" + texts.map { spend("\($0.key): ") + $0.text }.joined(separator: ", ") + "]"
             case .tuple:
                 return "(" + fields(mirror).map { labelled($0.label, child($0.value)) }.joined(separator: ", ") + ")"
             default:
@@ -155,16 +205,18 @@ package enum ValueDump {
         // MARK: Several lines
 
         mutating func multiline(_ value: Any, indent: Int, depth: Int) -> String {
-            if let error = value as? AnyError { return "AnyError(" + render(error.base, indent: indent, depth: depth + 1) + ")" }
-            let mirror = Mirror(reflecting: value)
-            if let again = enter(value, mirror) { return again }
-            defer { leave(mirror) }
             let pad = String(repeating: "  ", count: indent + 1)
             let close = String(repeating: "  ", count: indent)
-            func child(_ value: Any) -> String { render(value, indent: indent + 1, depth: depth + 1) }
             func block(_ open: String, _ lines: [String], _ end: String) -> String {
                 lines.isEmpty ? open + end : open + "\n" + lines.map { pad + $0 + ",\n" }.joined() + close + end
             }
+            if let error = value as? AnyError {
+                return block("AnyError(", ["base: " + render(error.base, indent: indent + 1, depth: depth + 1)], ")")
+            }
+            let mirror = Mirror(reflecting: value)
+            if let again = enter(value, mirror, depth: depth) { return again }
+            defer { leave(mirror, depth: depth) }
+            func child(_ value: Any) -> String { render(value, indent: indent + 1, depth: depth + 1) }
             switch mirror.displayStyle {
             case .optional:
                 return mirror.children.first.map { render($0.value, indent: indent, depth: depth + 1) } ?? "nil"
@@ -176,10 +228,11 @@ package enum ValueDump {
             case .collection:
                 return block("[", mirror.children.map { child($0.value) }, "]")
             case .set:
-                return block("Set([", setElements(mirror) { $0.render($1, indent: indent + 1, depth: depth + 1) }, "])")
+                let elements = independently(mirror.children.map(\.value)) { $0.render($1, indent: indent + 1, depth: depth + 1) }
+                return block("Set([", elements.sorted(), "])")
             case .dictionary:
-                let pairs = keyValuePairs(of: value, mirror)
-                return block("[", pairs.map { "\($0.key): \(child($0.value))" }, "]")
+                let texts = entries(keyValuePairs(of: value, mirror)) { $0.render($1, indent: indent + 1, depth: depth + 1) }
+                return block("[", texts.map { "\($0.key): \($0.text)" }, "]")
             case .tuple:
                 return block("(", fields(mirror).map { labelled($0.label, child($0.value)) }, ")")
             default:
@@ -197,11 +250,13 @@ package enum ValueDump {
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .optional {
             guard let some = mirror.children.first else { return "nil" }
-            // `.some(nil)` is not `nil`: an `Int??` set to `.some(nil)` changed.
-            if Mirror(reflecting: some.value).displayStyle == .optional, Mirror(reflecting: some.value).children.isEmpty {
-                return ".some(nil)"
+            let inner = leafText(some.value)
+            // `.some(nil)` is not `nil`, however deep: an `Int??` set to
+            // `.some(nil)` changed.
+            if Mirror(reflecting: some.value).displayStyle == .optional, let inner, inner == "nil" || inner.hasPrefix(".some(") {
+                return ".some(\(inner))"
             }
-            return leafText(some.value)
+            return inner
         }
         switch value {
         case let string as String: return string.debugDescription

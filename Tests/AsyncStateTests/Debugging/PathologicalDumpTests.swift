@@ -124,4 +124,70 @@ struct PathologicalDumpTests {
         let new = ["counts": [first: 1, second: 2, third: 3]]
         #expect(FieldDiff.lines(from: old, to: new) == [#"["counts"][Tag(name: "x")] #3: + 3"#])
     }
+
+    /// From a second reading of the walk above.
+    @Test("values under keys that print alike print the same whatever the dictionary's order")
+    func tiedKeysAnyOrder() {
+        final class Leaf { var x = 1 }
+        struct Key: Hashable {
+            let id: Int
+            var description: String { "Key" }
+        }
+        struct Table { var shared: Leaf; var table: [ObjectIdentifier: Leaf] }
+        let shared = Leaf()
+        let other = Leaf()
+        var texts: Set<String> = []
+        var leaves: Set<[String]> = []
+        for capacity in [0, 4, 64, 1_000] {
+            var table: [ObjectIdentifier: Leaf] = [:]
+            table.reserveCapacity(capacity)
+            table[ObjectIdentifier(shared)] = shared
+            table[ObjectIdentifier(other)] = other
+            let value = Table(shared: Leaf(), table: table)
+            texts.insert(String(dumping: value))
+            leaves.insert(FieldLeaves(value).entries.map { "\($0.path)=\($0.text)" })
+        }
+        #expect(texts.count == 1, "\(texts)")
+        #expect(leaves.count == 1)
+    }
+
+    @Test("an object the depth limit cut is printed whole where it is met again, higher up")
+    func cutThenMetHigher() {
+        final class Cell {
+            var value: Int
+            var child: Cell?
+            init(_ value: Int) { self.value = value }
+        }
+        struct Deep { var cells: [Cell]; var mid: Cell }
+        let cells = (0..<40).map(Cell.init)
+        for (cell, next) in zip(cells, cells.dropFirst()) { cell.child = next }
+        let text = String(dumping: Deep(cells: [cells[0]], mid: cells[31]))
+        cells[31].value = 999
+        #expect(String(dumping: Deep(cells: [cells[0]], mid: cells[31])) != text, "cells[31]'s value shows somewhere")
+    }
+
+    @Test("a long AnyError breaks into lines, its base as a field; a short one stays on one line")
+    func longAnyError() {
+        struct LongError: Error { var message = String(repeating: "m", count: 55) }
+        #expect(
+            String(dumping: AnyError(LongError())) == """
+                AnyError(
+                  base: LongError(message: "\(String(repeating: "m", count: 55))"),
+                )
+                """)
+        #expect(String(dumping: AnyError(TestFailure.boom)) == "AnyError(.boom)")
+    }
+
+    @Test("a string longer than a line prints whole, alone and as a field")
+    func longString() {
+        struct Note { var text = String(repeating: "x", count: 100); var count = 1 }
+        #expect(String(dumping: String(repeating: "x", count: 100)) == "\"" + String(repeating: "x", count: 100) + "\"")
+        #expect(String(dumping: Note()).contains("text: \"" + String(repeating: "x", count: 100) + "\""))
+    }
+
+    @Test("an optional holding an optional that holds nil prints each level", arguments: [0, 1, 2])
+    func nestedSomeNil(level: Int) {
+        let values: [Int???] = [.some(nil), .some(.some(nil)), nil]
+        #expect(String(dumping: values[level] as Any) == [".some(nil)", ".some(.some(nil))", "nil"][level])
+    }
 }
