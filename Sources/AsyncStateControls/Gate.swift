@@ -97,20 +97,16 @@ public final class Gate<Value: Sendable>: Sendable {
             defer { state.nextWatcher += 1 }
             return state.nextWatcher
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    if state.arrivals >= count || Task.isCancelled { return true }
-                    state.arrivalWatchers.append((id, count, continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
+        await waitUnlessCancelled { continuation in
+            state.withLock { state in
+                if state.arrivals >= count || Task.isCancelled { return true }
+                state.arrivalWatchers.append((id, count, continuation))
+                return false
             }
-        } onCancel: {
-            let watcher = state.withLock { state in
-                state.arrivalWatchers.firstIndex { $0.id == id }.map { state.arrivalWatchers.remove(at: $0) }
+        } withdraw: { [state] in
+            state.withLock { state in
+                state.arrivalWatchers.firstIndex { $0.id == id }.map { state.arrivalWatchers.remove(at: $0).continuation }
             }
-            watcher?.continuation.resume()
         }
     }
 

@@ -109,20 +109,16 @@ public final class TestClock: Clock, Sendable {
             defer { state.nextID += 1 }
             return state.nextID
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state in
-                    if state.sleepers.count >= count || Task.isCancelled { return true }
-                    state.sleeperWaiters.append((id, count, continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
+        await waitUnlessCancelled { continuation in
+            state.withLock { state in
+                if state.sleepers.count >= count || Task.isCancelled { return true }
+                state.sleeperWaiters.append((id, count, continuation))
+                return false
             }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                state.sleeperWaiters.firstIndex { $0.id == id }.map { state.sleeperWaiters.remove(at: $0) }
+        } withdraw: { [state] in
+            state.withLock { state in
+                state.sleeperWaiters.firstIndex { $0.id == id }.map { state.sleeperWaiters.remove(at: $0).continuation }
             }
-            waiter?.continuation.resume()
         }
     }
 

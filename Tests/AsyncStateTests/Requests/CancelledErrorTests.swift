@@ -17,6 +17,16 @@ struct CancelledErrorTests {
         case plain, retried, timed
     }
 
+    /// `mapError`, counting its calls in `mapped`: each test here expects none.
+    static func counting<Failure>(
+        into mapped: LockedValue<Int>, _ mapError: @escaping @Sendable (any Error) -> Failure
+    ) -> @Sendable (any Error) -> Failure {
+        { error in
+            mapped.withLock { $0 += 1 }
+            return mapError(error)
+        }
+    }
+
     static func options(_ options: Options, _ request: LoadRequest<Int, TestError>, clock: TestClock) -> LoadRequest<Int, TestError> {
         switch options {
         case .plain: request
@@ -31,12 +41,7 @@ struct CancelledErrorTests {
         let gate = Gate<Int>()
         let mapped = LockedValue(0)
         let value = AsyncValue<Int, TestError>()
-        let request = LoadRequest<Int, TestError>(
-            mapError: { _ in
-                mapped.withLock { $0 += 1 }
-                return .offline
-            }
-        ) {
+        let request = LoadRequest<Int, TestError>(mapError: CancelledErrorTests.counting(into: mapped) { _ in .offline }) {
             do { return try await gate.wait() } catch { throw NetworkError() }
         }
         let caller = await startCaller { await value.load(Self.options(options, request, clock: clock)) }
@@ -103,12 +108,7 @@ struct CancelledInTimeoutTests {
         let held = Held()
         let mapped = LockedValue(0)
         let value = AsyncValue<Int, TestError>()
-        let request = LoadRequest<Int, TestError>(
-            mapError: { _ in
-                mapped.withLock { $0 += 1 }
-                return .offline
-            }
-        ) {
+        let request = LoadRequest<Int, TestError>(mapError: CancelledErrorTests.counting(into: mapped) { _ in .offline }) {
             await withCheckedContinuation { held.continuation = $0 }
             throw NetworkError()
         }
@@ -159,12 +159,9 @@ struct WrappedCancellationTests {
         case .typed:
             LoadRequest { () async throws(AnyError) -> Int in try await typedHelper() }
         case .untyped:
-            LoadRequest(
-                mapError: { error in
-                    mapped.withLock { $0 += 1 }
-                    return AnyError(error)
-                }
-            ) { () async throws -> Int in try await typedHelper() }
+            LoadRequest(mapError: CancelledErrorTests.counting(into: mapped, AnyError.init)) { () async throws -> Int in
+                try await typedHelper()
+            }
         }
     }
 
