@@ -446,6 +446,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _store.send(.cancel(running: running))
         // What was cancelled is over now; pending edits go on.
         _loads.endCancelled(running.filter { !_store._currentState.isPending(edit: $0) })
+        _loads.endDeferred()
     }
 
     /// Rolls edit `id` back at once and cancels its request; the edit's
@@ -466,6 +467,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         let running = _loads.runningIDs
         _store.send(.reset(running: running))
         _loads.endCancelled(running)
+        _loads.endDeferred()
     }
 
     /// Stores a value directly, e.g. after a local edit or from a stream.
@@ -489,10 +491,7 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         /// The call's task was cancelled and it left before the load ended, or
         /// the load was cancelled for everyone.
         case left
-        /// The call started nothing: `.firstWins` with a load in flight, or a
-        /// synchronous start — a `Cache`'s subscribe, prefetch or invalidation
-        /// — made while the entry was processing an action, whose load then
-        /// runs untracked. (An async call waits for its turn instead.)
+        /// The call started nothing: `.firstWins` with a load in flight.
         case ignored
     }
 
@@ -575,19 +574,48 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .done(.ignored) }
-        // Restored, not cleared: a start made while the store processes an
-        // action (from an observer, before that action's own load is
-        // scheduled) must not take the outer start's load from it.
-        let outer = _loads._starting
-        _loads._starting = load
-        _store.send(action)
-        _loads._starting = outer
+        // A synchronous start from inside an observer (a cache's subscribe);
+        // an async call has waited for its turn instead.
+        if _store._isProcessing { return beginningLater(action, load, caller: caller) }
+        send(action, starting: load)
         guard load.hasStarted else { return .done(.ignored) }
         // A load whose operation answered without suspending ended inside
         // `send`: there is nothing to wait for, so no continuation and no
         // cancellation handler.
         guard load.hasEnded else { return .waiting(load, caller: caller, joined: false) }
         return .done(load.wasCancelled ? .left : .started)
+    }
+
+    /// Sends `action` as the start of `load`, which takes the ID of the load
+    /// the store schedules, if any.
+    @inlinable
+    func send(_ action: Feature.Action, starting load: SharedLoad) {
+        // Restored, not cleared: a start made while another is sent (from
+        // an observer's deferred start) must not take the outer one's load.
+        let outer = _loads._starting
+        _loads._starting = load
+        _store.send(action)
+        _loads._starting = outer
+    }
+
+    /// Enters `load` — whose start `action` was made while the store
+    /// processes an action — as its first caller, and sends `action` once
+    /// the store is done. Sent now, it would be queued behind that action
+    /// out of sight: its load ran untracked, uncounted by `runningCount`,
+    /// awaited by no one, and not cancelled by a release.
+    @usableFromInline
+    @inline(never)
+    func beginningLater(_ action: Feature.Action, _ load: SharedLoad, caller: Int) -> Entry {
+        _loads.deferred(load)
+        // The value is held until the store runs the work, in this `send`.
+        _store.afterProcessing { [self] in
+            // Cancelled (`cancel()`, `reset()`) or left by its callers meanwhile.
+            guard _loads.undeferred(load), load.shares.phase == .running else { return }
+            send(action, starting: load)
+            // Its policy started nothing: its callers are released.
+            if !load.hasStarted { load.end(cancelled: false) }
+        }
+        return .waiting(load, caller: caller, joined: false)
     }
 
     /// Enters load `id`, which another call started, as one of its callers.
@@ -633,6 +661,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
             // recorded — for instance a failed attempt before a cancelled
             // retry wait.
             guard ended, !load.wasCancelled else { return .left }
+            // A deferred start its policy ignored (`beginningLater`).
+            guard load.hasStarted else { return .ignored }
             return joined ? .joined(context: load.context) : .started
         }
     }

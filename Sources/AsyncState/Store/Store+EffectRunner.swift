@@ -519,6 +519,7 @@ extension Store {
         _queuedTurn = nil
         if let awaited = _collectedEffects, !awaited.isEmpty { _awaitedEffects[effectToken] = awaited }
         _collectedEffects = nil
+        if !_afterProcessing.isEmpty { runAfterProcessing() }
         return started
     }
 
