@@ -227,7 +227,13 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         tasks[id] = Task { [weak self] in
             do {
                 for try await _ in triggers {
-                    guard let self, !Task.isCancelled else { return }
+                    // Gone or cancelled, it goes on to the next element
+                    // rather than return: that `next()` sees the task's
+                    // cancellation (the cache's deinit cancels it) and ends
+                    // the sequence — which a loop that left between two
+                    // elements never told, so an `AsyncStream` kept its
+                    // source (an observer of notifications) for ever.
+                    guard !Task.isCancelled, let self else { continue }
                     self.refetchStale()
                 }
             } catch is CancellationError {

@@ -415,8 +415,14 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// Repeats the last load of the value lane — the last one that started
     /// or queued, not a start its policy ignored — superseding one in
-    /// flight. Does nothing if nothing was loaded yet. A ``Cache`` entry
-    /// loads its key's request instead, whatever it loaded last.
+    /// flight. Does nothing if nothing was loaded yet, or since ``reset()``.
+    /// A ``Cache`` entry loads its key's request instead, whatever it loaded
+    /// last.
+    ///
+    /// To repeat it, the value keeps its last request, and so what that
+    /// request's closure captured: a closure that captures the object
+    /// holding this value keeps that object alive until ``reset()``. Capture
+    /// it weakly, or capture what the load needs instead.
     @inlinable
     public func reload() async {
         if _store._isProcessing { await awaitingTurn() }
@@ -461,13 +467,16 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// Returns to `.notLoaded`, forgetting the value and cancelling every
     /// lane's work: the load in flight and the queued ones, the "load more",
     /// the loads a newer one superseded but let finish, and the pending
-    /// edits, whose callers get `.cancelled(id)`.
+    /// edits, whose callers get `.cancelled(id)`. It forgets the last
+    /// request too, and what its closure captured: ``reload()`` does nothing
+    /// until the next load.
     @inlinable
     public func reset() {
         let running = _loads.runningIDs
         _store.send(.reset(running: running))
         _loads.endCancelled(running)
         _loads.endDeferred()
+        _lastRequest = nil
     }
 
     /// Stores a value directly, e.g. after a local edit or from a stream.
@@ -529,7 +538,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// the load in flight for a `.join`, and otherwise starting one — without
     /// waiting for it.
     @inlinable
-    func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) -> Entry {
+    func entering(
+        _ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil, remembering: Bool = true
+    ) -> Entry {
         // Read in place: a copy of the state would be one more to make and destroy.
         if let overlapped = _store._currentState.overlappedID,
             case .join(let id) = overlap.decision(inFlight: overlapped, isOvertaken: _store._currentState.isOvertaken(overlapped))
@@ -538,7 +549,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         }
         let entry = beginning(.load(request, overlap), context: context)
         // What `reload()` repeats is the last load that started or queued:
-        // a start its policy ignored never loaded.
+        // a start its policy ignored never loaded. A tracker's key, which
+        // has no `reload()`, keeps none: its closure would hold what it
+        // captured — the tracker's owner, often — as long as the tracker.
+        if !remembering { return entry }
         if case .done(.ignored) = entry {} else { _lastRequest = request }
         return entry
     }

@@ -23,6 +23,12 @@ import Observation
 /// not an error. Everything a view reads here — ``isActive(_:)``,
 /// ``activeKeys``, ``error(for:)``, ``errors``, ``hasErrors``,
 /// ``waitingCount(_:)`` — is observable.
+///
+/// A run lets go of its operation, and of what its closure captured, when
+/// it ends: a closure may capture the object that holds the tracker. A key
+/// that has run keeps a small entry — whether it runs, its last failure —
+/// for as long as the tracker, so keys drawn from a set without bound
+/// (every item's ID) grow it by one entry each.
 @MainActor
 public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & Equatable>: Observable {
     /// What a finished operation leaves in its key's state.
@@ -142,7 +148,7 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         let value = makeEntry(key)
         if value._store._isProcessing { await value.awaitingTurn() }
         // Waits only if the run did not end at once (see `AsyncValue.Entry`).
-        let entry = value.entering(record.recording(request), overlap, context: record)
+        let entry = value.entering(record.recording(request), overlap, context: record, remembering: false)
         if case .done(let participation) = entry { return record.result(for: participation) }
         return record.result(for: await value.participation(in: entry))
     }

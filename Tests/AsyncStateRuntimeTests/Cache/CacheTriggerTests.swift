@@ -54,4 +54,29 @@ struct CacheTriggerTests {
         #expect(log.current == ["slow"], "the save whose caller left never ran")
         subscription.cancel()
     }
+
+    // From an outside reading: a release that came while an element was on
+    // its way left the loop between two elements, so the sequence was never
+    // told, and an `AsyncStream` kept its source (`onTermination` never ran).
+    @Test("releasing the cache ends its trigger sequence, also while an element is on its way")
+    func releaseEndsTriggers() async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let terminated = LockedValue(false)
+        continuation.onTermination = { _ in terminated.withLock { $0 = true } }
+        let onItsWay = Gate<Int>()
+        weak var released: Cache<Int, String, TestError>?
+        do {
+            let (cache, _, _) = makeCache()
+            released = cache
+            // The map holds the element between the stream and the cache's loop.
+            cache.refetchStale(on: stream.map { _ in _ = await onItsWay.value() })
+            continuation.yield()
+            await onItsWay.waitForArrivals()
+        }
+        #expect(released == nil)
+        onItsWay.open(with: 0)
+        await yieldUntil { terminated.current }
+        #expect(terminated.current, "the stream's source is let go")
+        withExtendedLifetime(continuation) {}
+    }
 }

@@ -219,6 +219,23 @@ struct AsyncValueTests {
         #expect(weakValue == nil)
         #expect(gate.observedCancellation)
     }
+
+    @Test("reset forgets the last request, and what its closure captured: reload does nothing until the next load")
+    func resetForgetsTheRequest() async {
+        final class Captured: Sendable {}
+        weak var released: Captured?
+        let value = Value()
+        do {
+            let captured = Captured()
+            released = captured
+            await value.load { withExtendedLifetime(captured) { 1 } }
+        }
+        #expect(released != nil, "kept for reload()")
+        value.reset()
+        #expect(released == nil)
+        await value.reload()
+        #expect(value.state == .notLoaded, "nothing to reload")
+    }
 }
 
 @Suite("AnyError")

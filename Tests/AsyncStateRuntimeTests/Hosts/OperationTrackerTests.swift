@@ -305,4 +305,30 @@ struct OperationTrackerTests {
         tracker.cancelAll()
         #expect(tracker.error(for: .save) == AnyError(Offline()), "a settled failure is not cancelled away")
     }
+
+    /// The README's store: its save's closure captures the store.
+    @MainActor
+    final class ItemStore {
+        let items = AsyncValue<[Int], AnyError>()
+        let operations = OperationTracker<Op, AnyError>()
+
+        func save() async -> OperationResult<Int, AnyError> {
+            await operations.run(.save) { self.items.value?.count ?? 0 }
+        }
+    }
+
+    // From an outside reading: each key kept its last run's request, which
+    // nothing repeats (a tracker has no `reload()`), and with it what the
+    // closure captured — the README's store, which then never went away.
+    @Test("a finished run lets go of its closure: a store whose save captures it is freed")
+    func runReleasesItsClosure() async {
+        weak var released: ItemStore?
+        do {
+            let store = ItemStore()
+            released = store
+            #expect(await store.save() == .success(0))
+            #expect(!store.operations.isActive(.save))
+        }
+        #expect(released == nil)
+    }
 }
