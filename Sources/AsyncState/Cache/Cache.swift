@@ -354,14 +354,14 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 guard let entry = self[key] else { continue }
                 // A trigger joins nothing: not the load in flight, nor a
                 // queued one, whose caller's leaving must withdraw it.
-                let entered = entry.enteringIfNeeded(request(key), maxAge: staleAfter, joins: joins)
+                let entered = entry.enteringSynchronously { entry.enteringIfNeeded(request(key), maxAge: staleAfter, joins: joins) }
                 if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .reload(let key):
                 // The key's own request, as every other load of the cache:
                 // not the entry's last, which may be a write, or none for an
                 // entry whose value was set.
                 guard let entry = self[key] else { continue }
-                let entered = entry.entering(request(key), .latestWins)
+                let entered = entry.enteringSynchronously { entry.entering(request(key), .latestWins) }
                 if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .startTimer(let key, let token):
                 let (clock, delay) = (clock, collectAfter)

@@ -538,23 +538,26 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// the load in flight for a `.join`, and otherwise starting one — without
     /// waiting for it.
     @inlinable
-    func entering(
-        _ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil, remembering: Bool = true
-    ) -> Entry {
-        // Read in place: a copy of the state would be one more to make and destroy.
-        if let overlapped = _store._currentState.overlappedID,
-            case .join(let id) = overlap.decision(inFlight: overlapped, isOvertaken: _store._currentState.isOvertaken(overlapped))
-        {
-            return joining(id)
-        }
+    func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) -> Entry {
+        if let id = loadToJoin(under: overlap) { return joining(id) }
         let entry = beginning(.load(request, overlap), context: context)
         // What `reload()` repeats is the last load that started or queued:
-        // a start its policy ignored never loaded. A tracker's key, which
-        // has no `reload()`, keeps none: its closure would hold what it
-        // captured — the tracker's owner, often — as long as the tracker.
-        if !remembering { return entry }
+        // a start its policy ignored never loaded.
         if case .done(.ignored) = entry {} else { _lastRequest = request }
         return entry
+    }
+
+    /// The load in flight that a start under `overlap` joins, if it joins
+    /// one. Always inlined: called, it changed what the compiler inlined
+    /// into a load (33 instructions an `AsyncValue` load; BENCHMARKS.md,
+    /// issue 25, nineteenth pass).
+    @inlinable @inline(__always)
+    func loadToJoin(under overlap: OverlapPolicy) -> LoadID? {
+        // Read in place: a copy of the state would be one more to make and destroy.
+        guard let overlapped = _store._currentState.overlappedID,
+            case .join(let id) = overlap.decision(inFlight: overlapped, isOvertaken: _store._currentState.isOvertaken(overlapped))
+        else { return nil }
+        return id
     }
 
     /// Enters a load of `request` only if the value needs one, without
@@ -588,10 +591,13 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         let load = SharedLoad(context: context)
         // A new load is running, so it takes its first caller.
         guard let caller = load.join() else { return .done(.ignored) }
-        // A synchronous start from inside an observer (a cache's subscribe);
-        // an async call has waited for its turn instead.
-        if _store._isProcessing { return beginningLater(action, load, caller: caller) }
-        send(action, starting: load)
+        // Restored, not cleared: a start made while the store processes an
+        // action (from an observer, before that action's own load is
+        // scheduled) must not take the outer start's load from it.
+        let outer = _loads._starting
+        _loads._starting = load
+        _store.send(action)
+        _loads._starting = outer
         guard load.hasStarted else { return .done(.ignored) }
         // A load whose operation answered without suspending ended inside
         // `send`: there is nothing to wait for, so no continuation and no
@@ -600,34 +606,45 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         return .done(load.wasCancelled ? .left : .started)
     }
 
-    /// Sends `action` as the start of `load`, which takes the ID of the load
-    /// the store schedules, if any.
-    @inlinable
-    func send(_ action: Feature.Action, starting load: SharedLoad) {
-        // Restored, not cleared: a start made while another is sent (from
-        // an observer's deferred start) must not take the outer one's load.
-        let outer = _loads._starting
-        _loads._starting = load
-        _store.send(action)
-        _loads._starting = outer
+    /// Enters a load from a synchronous call — a ``Cache``'s subscribe,
+    /// prefetch or invalidation — that `enter` makes. Made from an observer
+    /// while the store processes an action, its start is queued behind that
+    /// action out of the call's sight, and its load ran untracked: uncounted
+    /// by `runningCount`, awaited by no one, not cancelled by a release. Such
+    /// a start is taken back and begun on the main actor's next turn, as an
+    /// async call waits for its turn.
+    ///
+    /// Around the cache's calls, not in `beginning`: a check there, on every
+    /// load, changed what the compiler inlined into a load and cost an
+    /// `AsyncValue` load 55 instructions (BENCHMARKS.md, issue 25,
+    /// nineteenth pass).
+    func enteringSynchronously(_ enter: () -> Entry) -> Entry {
+        guard _store._isProcessing else { return enter() }
+        let queued = _store._queue.count
+        let entry = enter()
+        // Queuing a start runs nothing else, so what `enter` queued is last.
+        guard _store._queue.count > queued else { return entry }
+        return beginningLater(_store._queue.removeLast())
     }
 
-    /// Enters `load` — whose start `action` was made while the store
-    /// processes an action — as its first caller, and sends `action` once
-    /// the store is done. Sent now, it would be queued behind that action
-    /// out of sight: its load ran untracked, uncounted by `runningCount`,
-    /// awaited by no one, and not cancelled by a release.
-    @usableFromInline
-    @inline(never)
-    func beginningLater(_ action: Feature.Action, _ load: SharedLoad, caller: Int) -> Entry {
+    /// Enters a load that `action` starts, as its first caller, and sends
+    /// `action` on the main actor's next turn. A `cancel()` or `reset()`
+    /// before then drops it, as does its last caller's leaving.
+    func beginningLater(_ action: Feature.Action) -> Entry {
+        let load = SharedLoad(context: nil)
+        // A new load is running, so it takes its first caller.
+        guard let caller = load.join() else { return .done(.ignored) }
         _loads.deferred(load)
-        // The value is held until the store runs the work, in this `send`.
-        _store.afterProcessing { [self] in
+        Task { @MainActor [self] in
+            // A job of its own: the store is done processing.
+            if _store._isProcessing { await awaitingTurn() }
             // Cancelled (`cancel()`, `reset()`) or left by its callers meanwhile.
             guard _loads.undeferred(load), load.shares.phase == .running else { return }
-            send(action, starting: load)
+            _loads._starting = load
+            _store.send(action)
+            _loads._starting = nil
             // Its policy started nothing: its callers are released.
-            if !load.hasStarted { load.end(cancelled: false) }
+            if !load.hasStarted { load.end(cancelled: true) }
         }
         return .waiting(load, caller: caller, joined: false)
     }
@@ -675,8 +692,6 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
             // recorded — for instance a failed attempt before a cancelled
             // retry wait.
             guard ended, !load.wasCancelled else { return .left }
-            // A deferred start its policy ignored (`beginningLater`).
-            guard load.hasStarted else { return .ignored }
             return joined ? .joined(context: load.context) : .started
         }
     }

@@ -148,7 +148,15 @@ public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & E
         let value = makeEntry(key)
         if value._store._isProcessing { await value.awaitingTurn() }
         // Waits only if the run did not end at once (see `AsyncValue.Entry`).
-        let entry = value.entering(record.recording(request), overlap, context: record, remembering: false)
+        // Not through `entering`, which keeps the request for `reload()`:
+        // a key has none, and the closure would hold what it captured — the
+        // tracker's owner, often — for as long as the tracker.
+        let entry =
+            if let id = value.loadToJoin(under: overlap) {
+                value.joining(id)
+            } else {
+                value.beginning(.load(record.recording(request), overlap), context: record)
+            }
         if case .done(let participation) = entry { return record.result(for: participation) }
         return record.result(for: await value.participation(in: entry))
     }

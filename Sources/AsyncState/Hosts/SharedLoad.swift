@@ -201,8 +201,8 @@ final class SharedLoads: Observable {
     /// with `false`), queued loads, a "load more", edits. A load leaves with
     /// its last action.
     @exclusivity(unchecked) private var running = LoadTable<SharedLoad>()
-    /// The loads whose start waits for the store to finish processing an
-    /// action (`AsyncValue.beginningLater`), in the order they came.
+    /// The loads whose start, made while the store processed an action,
+    /// waits for the main actor's next turn (`AsyncValue.beginningLater`).
     @exclusivity(unchecked) private var waitingToStart: [SharedLoad] = []
     /// Whether `runningCount` was read since it last changed. Only a read
     /// registers an observer, so with none since, no one is told: the
@@ -334,15 +334,13 @@ final class SharedLoads: Observable {
         for id in ids { running[id]?.end(cancelled: true) }
     }
 
-    /// Notes that `load`'s start waits for the store to finish processing.
-    @usableFromInline
+    /// Notes that `load`'s start waits for the main actor's next turn.
     func deferred(_ load: SharedLoad) {
         waitingToStart.append(load)
     }
 
     /// Takes `load` off the loads waiting to start, and says whether it was
     /// still there: not ended by ``endDeferred()`` meanwhile.
-    @usableFromInline
     func undeferred(_ load: SharedLoad) -> Bool {
         guard let index = waitingToStart.firstIndex(where: { $0 === load }) else { return false }
         waitingToStart.remove(at: index)

@@ -519,7 +519,6 @@ extension Store {
         _queuedTurn = nil
         if let awaited = _collectedEffects, !awaited.isEmpty { _awaitedEffects[effectToken] = awaited }
         _collectedEffects = nil
-        if !_afterProcessing.isEmpty { runAfterProcessing() }
         return started
     }
 

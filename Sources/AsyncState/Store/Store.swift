@@ -122,12 +122,6 @@ public final class Store<State, Action>: Observable {
     @exclusivity(unchecked) @usableFromInline var _listedParts: ContiguousArray<StorePart<State, Action>> = []
 
     @exclusivity(unchecked) @usableFromInline var _isProcessing = false
-    /// Work to run once the store has processed the action under way and
-    /// what it queued: a host's start made from inside an observer, which,
-    /// sent then, would be queued out of the host's sight (see
-    /// `AsyncValue.beginning`). Run in the order it came, by `send` and
-    /// `startPart` as processing ends.
-    @exclusivity(unchecked) @usableFromInline var _afterProcessing: [@MainActor () -> Void] = []
     /// True only while the reducer itself runs, to catch a reducer that sends.
     @exclusivity(unchecked) @usableFromInline var _isReducing = false
     @exclusivity(unchecked) @usableFromInline var _queue: [Action] = []
@@ -484,27 +478,7 @@ public final class Store<State, Action>: Observable {
         process(action, startingInto: &started)
         if !_queue.isEmpty { drainQueue(startingInto: &started) }
         _isProcessing = false
-        if !_afterProcessing.isEmpty { runAfterProcessing() }
         return started
-    }
-
-    /// Runs `work` once the store has processed the action under way and
-    /// what it queued; at once if it is not processing.
-    @usableFromInline
-    func afterProcessing(_ work: @escaping @MainActor () -> Void) {
-        guard _isProcessing else { return work() }
-        _afterProcessing.append(work)
-    }
-
-    /// Runs the work deferred while the store processed, in order; what it
-    /// defers in turn runs too.
-    @usableFromInline
-    @inline(never)
-    func runAfterProcessing() {
-        while !_afterProcessing.isEmpty {
-            let work = _afterProcessing.removeFirst()
-            work()
-        }
     }
 
     /// ``send(_:)`` of an action handed over to the store, as an effect's
