@@ -66,6 +66,16 @@ package enum LoadInspection {
         event(of: action)?.id
     }
 
+    /// Whether `action` fails a load (or an edit) with a cancellation: a
+    /// `CancellationError` as its failure, or held by it — an ``AnyError``'s
+    /// base, a case of the feature's own error that wraps what it caught.
+    /// Found by type, not by name: a domain error whose case is named
+    /// `bookingCancellationError` is a failure like any other.
+    package static func failsWithCancellation(_ action: Any) -> Bool {
+        guard let failure = find(in: action, depth: 0, { ($0 as? any InspectableLoadAction)?.inspectedFailure }) else { return false }
+        return find(in: failure, depth: 0) { $0 is CancellationError ? true : nil } ?? false
+    }
+
     /// Every loadable in `state`, by path (as diffs name it; an element of
     /// `Identifiable` type by its ID: `rows[id: 7]`).
     package static func loadables(in state: Any) -> [(path: String, loadable: Loadable)] {
@@ -156,6 +166,8 @@ private func idText(_ element: some Identifiable) -> String {
 /// A load action, readable by ``LoadInspection`` whatever its types.
 package protocol InspectableLoadAction {
     var inspectedEvent: LoadInspection.Event { get }
+    /// The failure a `.failed` action carries, of its lane or an edit's.
+    var inspectedFailure: Any? { get }
 }
 
 /// A loadable, readable by ``LoadInspection`` whatever its types.
@@ -170,6 +182,15 @@ package protocol InspectableLoadable {
 }
 
 extension LoadAction: InspectableLoadAction {
+    package var inspectedFailure: Any? {
+        switch self {
+        case .failed(_, let failure): failure
+        case .edit(.failed(_, let failure)): failure
+        case .more(_, let action), .at(_, let action): action.inspectedFailure
+        default: nil
+        }
+    }
+
     package var inspectedEvent: LoadInspection.Event {
         switch self {
         case .started(let id): .init(id: id, kind: .started)

@@ -269,9 +269,15 @@ package enum ValueDump {
         case is any Numeric, is Bool: return String(describing: value)
         default: break
         }
+        if isAddress(value) { return "(an address)" }
+        if let elements = elementsInsteadOfAddress(value, mirror) { return elements }
         if mirror.children.isEmpty {
             switch mirror.displayStyle {
             case .enum: return "." + String(describing: value)
+            // A value type that reflects nothing but describes itself —
+            // Foundation's `UUID` on Linux — is what it describes: printed
+            // as `UUID()`, a changed ID looked unchanged to every diff.
+            case .struct where value is any CustomStringConvertible: return typeName(value) + "(\(value))"
             case .struct, .class: return typeName(value) + "()"
             case .collection: return "[]"
             case .dictionary: return "[:]"
@@ -282,6 +288,34 @@ package enum ValueDump {
             }
         }
         return nil
+    }
+
+    /// Whether `value` is a raw address, which differs every run: never
+    /// printed, so a dump, a diff and a recording file read the same on
+    /// every machine.
+    static func isAddress(_ value: Any) -> Bool {
+        value is any _Pointer || value is OpaquePointer
+    }
+
+    /// A sequence whose reflection shows an address — Foundation's `Data`
+    /// shows its buffer's, and its bytes only when fewer than 64 — printed
+    /// by its elements instead: all of them up to 64, else their count and
+    /// a digest of them all, so that a change of content always shows.
+    static func elementsInsteadOfAddress(_ value: Any, _ mirror: Mirror) -> String? {
+        // The cast last: it is the costly part, and a dump asks every value.
+        guard mirror.displayStyle == .struct, mirror.children.contains(where: { isAddress($0.value) }),
+            let sequence = value as? any Sequence
+        else { return nil }
+        func texts<S: Sequence>(_ sequence: S) -> [String] { sequence.map { String(describing: $0) } }
+        let elements = texts(sequence)
+        guard elements.count > 64 else { return typeName(value) + "([" + elements.joined(separator: ", ") + "])" }
+        // FNV-1a, 64 bits: stable across runs and platforms, unlike `Hasher`.
+        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in elements.joined(separator: ",").utf8 {
+            digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(digest, radix: 16)
+        return typeName(value) + "(\(elements.count) elements, digest \(String(repeating: "0", count: 16 - hex.count) + hex))"
     }
 
     /// The labelled parts of a struct, class or tuple — or of an enum payload,

@@ -90,6 +90,7 @@ package func firstBroken<State, Action>(
     in recording: Recording<State, Action>, invariants: [Invariant<State>], checkingEnd: Bool
 ) -> (invariant: String, message: String)? {
     var before = recording.initialState
+    if let broken = brokenAtStart(before, invariants) { return broken }
     for step in recording.steps {
         if let broken = brokenPromise(before: before, action: step.action, isDropped: step.isDropped, after: step.state, invariants) {
             return broken
@@ -98,6 +99,13 @@ package func firstBroken<State, Action>(
     }
     if checkingEnd, let (kit, message) = KitInvariant.checkEnd(before) { return (kit.rawValue, message) }
     return nil
+}
+
+/// The first of `invariants` that the initial state of an exploration or a
+/// replay already breaks, with why.
+func brokenAtStart<State>(_ initialState: State, _ invariants: [Invariant<State>]) -> (invariant: String, message: String)? {
+    guard let broken = invariants.first(where: { !$0.holds(initialState) }) else { return nil }
+    return (broken.name, "the initial state breaks it")
 }
 
 /// The first promise one step breaks — the kit's, then `invariants` — with why;
@@ -203,6 +211,9 @@ final class OrderingRun<R: Reducer> {
         self.invariants = invariants
         self.maximumSteps = maximumSteps
         previous = initialState
+        if let broken = brokenAtStart(initialState, invariants) {
+            problem = Problem(invariant: broken.invariant, message: broken.message)
+        }
         store.record(into: recorder)
         store.observeTransitions { [weak self] in self?.check($0) }
     }

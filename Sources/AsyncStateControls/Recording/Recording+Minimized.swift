@@ -52,6 +52,13 @@ extension Recording {
             guard granularity < units.count else { break }
             granularity = min(granularity * 2, units.count)
         }
+        // One unit left: its complement, no step at all, is the one
+        // candidate the search above never tries (a property the initial
+        // state already breaks).
+        if units.count == 1, replays < maximumReplays {
+            let empty = replay([])
+            if fails(empty) { smallest = empty }
+        }
         return smallest
     }
 

@@ -1,5 +1,6 @@
 import AsyncState
 import AsyncStateControls
+import Foundation
 import Testing
 
 @Suite("Replaying and minimizing recordings")
@@ -266,5 +267,39 @@ struct RecordingFileTests {
         let recording = Recording<Int, LoadAction<String, SearchFailure>>(
             initialState: 0, steps: [.init(action: .edit(.started(LoadID(1), AnyEdit(Nothing()))), isDropped: false, state: 0)])
         #expect(throws: EncodingError.self) { try recording.jsonLines() }
+    }
+
+    /// Picks a row by ID; a broken one stores another ID.
+    struct Picker: Reducer {
+        struct State: Equatable {
+            var selected = UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        }
+
+        enum Action: Equatable, Codable {
+            case select(UUID)
+        }
+
+        var isBroken = false
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            switch action {
+            case .select(let id): state.selected = isBroken ? UUID(uuidString: "00000000-0000-0000-0000-000000000009")! : id
+            }
+            return .none
+        }
+    }
+
+    // From an outside reading: a UUID printed as `UUID()` whatever its
+    // value, so its step recorded no change and a replay that stored
+    // another ID passed.
+    @Test("a replay that stores another UUID diverges")
+    func uuidDivergence() throws {
+        let id = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        let recording = Recording(replaying: [.select(id)], from: Picker.State(), through: Picker())
+        let transcript = try RecordingTranscript<Picker.Action>(jsonLines: try recording.jsonLines())
+        #expect(throws: ReplayDivergence.self) {
+            _ = try transcript.replay(from: Picker.State(), through: Picker(isBroken: true))
+        }
+        #expect(try transcript.replay(from: Picker.State(), through: Picker()).steps.map(\.state) == recording.steps.map(\.state))
     }
 }

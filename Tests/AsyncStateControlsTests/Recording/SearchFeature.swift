@@ -22,6 +22,9 @@ struct SearchFeature: Reducer {
     var appliesStaleResults = false
     /// Never takes a result in — a load stuck loading, another bug.
     var ignoresResults = false
+    /// Lets a load's `.cancelled` go by without handing it to the loadable,
+    /// which has already settled: no bug, though nothing marks it dropped.
+    var ignoresCancelled = false
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -36,6 +39,8 @@ struct SearchFeature: Reducer {
             state.results = Loadable(value: value)
             return .none
         case .results(.finished) where ignoresResults:
+            return .none
+        case .results(.cancelled) where ignoresCancelled:
             return .none
         case .results(let load):
             return state.results.reduce(load)

@@ -139,6 +139,31 @@ struct CompositionTests {
         #expect(store.avatars.isEmpty)
     }
 
+    // From an outside reading of the Composition guide, which said such an
+    // action changes nothing: the parent's reducer runs for it too.
+    @Test("an action for a key that is gone runs no child, is dropped, and still reaches the parent")
+    func keyedMissingReachesParent() {
+        var heard = 0
+        let store = Store(
+            initialState: KeyedStates<Int, Int>(),
+            reducer: Reduce<KeyedStates<Int, Int>, (Int, Int)> { _, _ in
+                heard += 1
+                return .none
+            }
+            .forEach(\.self, action: { ($0, $1) }, extract: { $0 }) {
+                Reduce<Int, Int> { count, added in
+                    count += added
+                    return .none
+                }
+            })
+        var dropped: [Bool] = []
+        store.observeTransitions { dropped.append($0.isDropped) }
+        store.send((9, 1))
+        #expect(dropped == [true])
+        #expect(heard == 1, "the parent hears it")
+        #expect(store.state.isEmpty, "no child ran")
+    }
+
     @Test("an optional child runs while present and drops actions while nil")
     func optional() async {
         let store = makeStore()
