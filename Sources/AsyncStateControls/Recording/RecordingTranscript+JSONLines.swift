@@ -92,6 +92,10 @@ extension RecordingTranscript where Action: Codable {
     public func jsonLines() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // JSON has no infinity or NaN: without these, one such `Double` in
+        // an action made the whole recording fail to write.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: nonFiniteNames.positiveInfinity, negativeInfinity: nonFiniteNames.negativeInfinity, nan: nonFiniteNames.nan)
         func encode(_ line: FileLine<Action>) throws -> String {
             String(decoding: try encoder.encode(line), as: UTF8.self)
         }
@@ -158,6 +162,8 @@ extension RecordingTranscript where Action: Codable {
     public init(jsonLines text: String, editTypes: [any (Decodable & Sendable).Type] = []) throws(RecordingFileError) {
         let decoder = JSONDecoder()
         decoder.userInfo[.asyncStateEditTypes] = EditTypes(editTypes)
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: nonFiniteNames.positiveInfinity, negativeInfinity: nonFiniteNames.negativeInfinity, nan: nonFiniteNames.nan)
         // LF or CRLF: a file checked out with CRLF endings reads the same.
         // Only those: U+0085, U+2028 and U+2029 are newlines to `Character`,
         // and a JSON string may hold them unescaped.
@@ -293,3 +299,7 @@ private func describe(_ error: any Error) -> String {
         return "\(error)"
     }
 }
+
+/// How a recording file writes the floating-point values JSON has no
+/// number for: as these strings, where the number would be.
+private let nonFiniteNames = (positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")

@@ -23,6 +23,7 @@ public func assertExploration<R: Reducer>(
     script: [R.Action],
     invariants: [Invariant<R.State>] = [],
     maximumOrderings: Int = 10_000,
+    maximumSteps: Int = 1_000,
     fileID: String = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -31,7 +32,8 @@ public func assertExploration<R: Reducer>(
 ) async -> ExplorationReport<R.State, R.Action> {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let report = await explore(
-        initialState, script: script, invariants: invariants, maximumOrderings: maximumOrderings, feature: makeReducer)
+        initialState, script: script, invariants: invariants, maximumOrderings: maximumOrderings, maximumSteps: maximumSteps,
+        feature: makeReducer)
     if let failure = report.failure {
         reportFailure(
             """

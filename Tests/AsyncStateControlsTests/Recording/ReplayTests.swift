@@ -302,4 +302,34 @@ struct RecordingFileTests {
         }
         #expect(try transcript.replay(from: Picker.State(), through: Picker()).steps.map(\.state) == recording.steps.map(\.state))
     }
+
+    /// Keeps the last reading of a gauge.
+    struct Gauge: Reducer {
+        enum Action: Equatable, Codable {
+            case read(Double)
+        }
+
+        func reduce(into state: inout Double, action: Action) -> Effect<Action> {
+            switch action {
+            case .read(let value): state = value
+            }
+            return .none
+        }
+    }
+
+    // From an outside reading: JSON has no number for them, so one such
+    // reading made the whole recording fail to write.
+    @Test("infinite and NaN readings are written and read back")
+    func nonFiniteDoubles() throws {
+        let readings: [Double] = [.infinity, -.infinity, .nan, 1.5]
+        let recording = Recording(replaying: readings.map(Gauge.Action.read), from: 0, through: Gauge())
+        let transcript = try RecordingTranscript<Gauge.Action>(jsonLines: try recording.jsonLines())
+        let read = transcript.actions.map { action in
+            switch action {
+            case .read(let value): value
+            }
+        }
+        #expect(read.count == 4)
+        #expect(read[0] == .infinity && read[1] == -.infinity && read[2].isNaN && read[3] == 1.5)
+    }
 }

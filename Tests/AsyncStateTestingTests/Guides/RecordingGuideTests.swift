@@ -136,5 +136,19 @@ enum RecordingGuide {
                 return text.contains(#"broke "results match the query""#) && text.contains("Minimized recording")
             }
         }
+
+        // From an outside reading: `explore` took a bound of steps, the
+        // assertion did not.
+        @Test("the bound of steps an ordering may take reaches the exploration")
+        func stepBound() async {
+            await withKnownIssue {
+                let report = await assertExploration(Search.State(), script: [.typed("s"), .typed("sw")], maximumSteps: 1) { operations in
+                    Search(fetch: operations.operation("fetch") { query, call in .success(["\(query) \(call)"]) })
+                }
+                #expect(report.failure?.message == "the ordering made 1 choices without settling")
+            } matching: { issue in
+                issue.comments.map(\.rawValue).joined().contains("without settling")
+            }
+        }
     }
 }
