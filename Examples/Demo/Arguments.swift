@@ -139,6 +139,11 @@ struct Arguments: Equatable {
                 throw Problem(description: "\(option) does not apply to explore, which answers every request in every order")
             }
         }
+        if case .replay = result.command,
+            let option = playingOptions.first(where: { ["--seed", "--latency", "--failure-rate"].contains($0) })
+        {
+            throw Problem(description: "\(option) does not apply to replay, which plays the answers the file recorded")
+        }
         if result.renders, result.command != .scenario("social") {
             throw Problem(description: "--renders counts the views of the social scenario only: asyncstate-demo social --renders")
         }

@@ -46,6 +46,11 @@ struct ArgumentsTests {
             (["explore", "feed", "--broken"], "feed has no broken variant; --broken explores one of: profile"),
             (["explore", "profile", "--json"], "--json does not apply to explore, which answers every request in every order"),
             (["explore", "profile", "--seed", "3"], "--seed does not apply to explore, which answers every request in every order"),
+            (["replay", "feed.jsonl", "--seed", "9"], "--seed does not apply to replay, which plays the answers the file recorded"),
+            (
+                ["replay", "feed.jsonl", "--failure-rate", "0.5"],
+                "--failure-rate does not apply to replay, which plays the answers the file recorded"
+            ),
             (["profile", "--renders"], "--renders counts the views of the social scenario only: asyncstate-demo social --renders"),
             (["--renders"], "--renders counts the views of the social scenario only: asyncstate-demo social --renders"),
             (["--seed"], "--seed needs a value"),
