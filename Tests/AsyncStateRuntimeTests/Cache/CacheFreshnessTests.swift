@@ -36,6 +36,30 @@ struct CacheFreshnessTests {
         withExtendedLifetime((first, second, third)) {}
     }
 
+    // From mutation testing: refetching unused entries too broke no test.
+    @Test("refetchStale reloads the stale entries in use, not one kept unused until its collection")
+    func refetchStaleSkipsUnused() async {
+        let (cache, clock, backend, used) = await loadedCache(collectAfter: .seconds(300))
+        let unused = cache.subscribe(8)
+        await backend.waitForCalls(2)
+        backend.answer(8, with: "u1")
+        await unused.loaded()
+        unused.cancel()
+        #expect(cache[8] != nil, "kept until it is collected")
+        clock.advance(by: .seconds(31))
+        #expect(cache.isStale(7) && cache.isStale(8))
+        cache.refetchStale()
+        // Loads are entered at once: what reloads is loading now.
+        #expect(cache[7]?.isLoading == true, "the entry in use reloads")
+        #expect(cache[8]?.isLoading == false, "the unused one does not")
+        await backend.waitForCalls(3)
+        backend.answer(7, with: "v2")
+        await yieldUntil { cache[7]?.isLoading == false }
+        #expect(cache[7]?.value == "v2")
+        #expect(backend.count(8) == 1)
+        withExtendedLifetime(used) {}
+    }
+
     @Test("staleAfter of zero or less makes every value stale", arguments: [0, -1])
     func zeroStaleAfter(seconds: Int) async {
         let (cache, _, backend, first) = await loadedCache(staleAfter: .seconds(seconds))

@@ -70,6 +70,26 @@ struct LoadableFreshnessStoreTests {
         #expect(!store.user.isInvalidated)
     }
 
+    // From mutation testing: `.firstWins` yielding to an overtaken load
+    // broke no test.
+    @Test("a first-wins start does not yield to a load an invalidation has overtaken: it starts a fresh one")
+    func firstWinsSkipsOvertaken() async {
+        let (store, _, gates, _) = makeStampedStore()
+        let prepared = gates.prepare(2)
+        let first = store.send(.load(.latestWins))
+        store.send(.load(.firstWins))
+        #expect(store.user.inFlightID == LoadID(1)) // not overtaken: first wins
+        store.send(.markStale)
+        let second = store.send(.load(.firstWins))
+        #expect(store.user.inFlightID == LoadID(2)) // overtaken: a fresh load
+        #expect(gates.taken.count == 2)
+        await first.finish()
+        prepared[1].open(with: 2)
+        await second.finish()
+        #expect(store.user.value == 2)
+        #expect(!store.user.isInvalidated)
+    }
+
     @Test("loadIfNeeded joins a load in flight, and supersedes one an invalidation has overtaken")
     func loadIfNeededAndOvertaken() async {
         let (store, clock, gates, _) = makeStampedStore()

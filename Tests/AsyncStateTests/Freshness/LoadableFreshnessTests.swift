@@ -39,6 +39,17 @@ struct LoadableStalenessTests {
         #expect(loadable.isStale(maxAge: .seconds(3_600), at: instant(ms: 0)))
     }
 
+    // From mutation testing: keeping the stamp of the load before broke no test.
+    @Test("a load without a clock after one with a clock forgets the age: stale")
+    func unstampedAfterStamped() {
+        var loadable = freshlyLoaded(at: 100)
+        #expect(!loadable.isStale(maxAge: .seconds(60), at: instant(ms: 100)))
+        _ = loadable.apply(.started(LoadID(2)))
+        #expect(loadable.apply(.finished(LoadID(2), 2)) == .applied)
+        #expect(loadable.settledAt == nil)
+        #expect(loadable.isStale(maxAge: .seconds(60), at: instant(ms: 100)))
+    }
+
     @Test("only a success records the settle time; a failure and a cancellation keep the old one")
     func onlySuccessStamps() {
         var loadable = freshlyLoaded(at: 100)
