@@ -226,14 +226,20 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         nextTriggers += 1
         tasks[id] = Task { [weak self] in
             do {
+                var isOver = false
                 for try await _ in triggers {
-                    // Gone or cancelled, it goes on to the next element
-                    // rather than return: that `next()` sees the task's
-                    // cancellation (the cache's deinit cancels it) and ends
-                    // the sequence — which a loop that left between two
-                    // elements never told, so an `AsyncStream` kept its
-                    // source (an observer of notifications) for ever.
-                    guard !Task.isCancelled, let self else { continue }
+                    // Gone or cancelled, it asks for one element more before
+                    // it returns: that `next()` sees the task's cancellation
+                    // (the cache's deinit cancels it) and ends the sequence —
+                    // which a loop that left between two elements never
+                    // told, so an `AsyncStream` kept its source for ever.
+                    // Once only: a sequence that ignores cancellation is
+                    // not pulled for ever.
+                    guard !Task.isCancelled, let self else {
+                        if isOver { return }
+                        isOver = true
+                        continue
+                    }
                     self.refetchStale()
                 }
             } catch is CancellationError {
@@ -354,14 +360,14 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
                 guard let entry = self[key] else { continue }
                 // A trigger joins nothing: not the load in flight, nor a
                 // queued one, whose caller's leaving must withdraw it.
-                let entered = entry.enteringSynchronously { entry.enteringIfNeeded(request(key), maxAge: staleAfter, joins: joins) }
+                let entered = entry.enteringIfNeeded(request(key), maxAge: staleAfter, joins: joins)
                 if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .reload(let key):
                 // The key's own request, as every other load of the cache:
                 // not the entry's last, which may be a write, or none for an
                 // entry whose value was set.
                 guard let entry = self[key] else { continue }
-                let entered = entry.enteringSynchronously { entry.entering(request(key), .latestWins) }
+                let entered = entry.entering(request(key), .latestWins)
                 if case .waiting = entered { loaded = Task { _ = await entry.participation(in: entered) } }
             case .startTimer(let key, let token):
                 let (clock, delay) = (clock, collectAfter)

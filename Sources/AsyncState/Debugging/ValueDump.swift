@@ -19,7 +19,14 @@ extension String {
     ///
     /// An enum case without a payload prints as `.` and its `description`:
     /// reflection gives no case name otherwise, so two cases of an enum whose
-    /// `description` is not its case name may print alike.
+    /// `description` is not its case name may print alike. A struct that
+    /// reflects nothing prints its `description` too, if it has one
+    /// (Foundation's `UUID` on Linux: `UUID(E621E1F8-…)`) — so such a type's
+    /// description should say what tells its values apart, and nothing that
+    /// changes from run to run or must not be logged. An address never
+    /// prints: a pointer prints as `(an address)`, and a collection whose
+    /// reflection shows one (Foundation's `Data`) prints its elements, or
+    /// past 64 their count and a digest of them.
     public init(dumping value: Any) {
         self = ValueDump.render(value, indent: 0, ancestors: [])
     }
@@ -303,19 +310,33 @@ package enum ValueDump {
     /// a digest of them all, so that a change of content always shows.
     static func elementsInsteadOfAddress(_ value: Any, _ mirror: Mirror) -> String? {
         // The cast last: it is the costly part, and a dump asks every value.
+        // A collection, so it can be read again and ends; not a buffer
+        // pointer, whose memory may be gone.
         guard mirror.displayStyle == .struct, mirror.children.contains(where: { isAddress($0.value) }),
-            let sequence = value as? any Sequence
+            !typeName(value).hasPrefix("Unsafe"), let collection = value as? any Collection
         else { return nil }
-        func texts<S: Sequence>(_ sequence: S) -> [String] { sequence.map { String(describing: $0) } }
-        let elements = texts(sequence)
-        guard elements.count > 64 else { return typeName(value) + "([" + elements.joined(separator: ", ") + "])" }
-        // FNV-1a, 64 bits: stable across runs and platforms, unlike `Hasher`.
+        return typeName(value) + "(" + elementsText(collection) + ")"
+    }
+
+    /// Up to 64 elements, listed; more, counted and digested (FNV-1a, 64
+    /// bits: stable across runs and platforms, unlike `Hasher`) — bytes
+    /// straight, as a `Data` of a few megabytes took a second when each
+    /// byte was described first.
+    static func elementsText<C: Collection>(_ collection: C) -> String {
+        let count = collection.count
+        guard count > 64 else { return "[" + collection.map { String(describing: $0) }.joined(separator: ", ") + "]" }
         var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in elements.joined(separator: ",").utf8 {
-            digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+        func mix(_ byte: UInt8) { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        if let bytes = collection as? any Collection<UInt8> {
+            for byte in bytes { mix(byte) }
+        } else {
+            for element in collection {
+                for byte in String(describing: element).utf8 { mix(byte) }
+                mix(0x2C)
+            }
         }
         let hex = String(digest, radix: 16)
-        return typeName(value) + "(\(elements.count) elements, digest \(String(repeating: "0", count: 16 - hex.count) + hex))"
+        return "\(count) elements, digest " + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The labelled parts of a struct, class or tuple — or of an enum payload,

@@ -431,8 +431,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         if case .waiting = entry { _ = await participation(in: entry) }
     }
 
-    /// Marks the value stale and, if it was loaded before, reloads it as
-    /// ``reload()`` does, superseding a load in flight; returns once that
+    /// Marks the value stale and, if it was loaded before (since the last
+    /// ``reset()``), reloads it as ``reload()`` does, superseding a load in flight; returns once that
     /// reload has settled.
     @inlinable
     public func invalidate() async {
@@ -452,7 +452,6 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         _store.send(.cancel(running: running))
         // What was cancelled is over now; pending edits go on.
         _loads.endCancelled(running.filter { !_store._currentState.isPending(edit: $0) })
-        _loads.endDeferred()
     }
 
     /// Rolls edit `id` back at once and cancels its request; the edit's
@@ -475,7 +474,6 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         let running = _loads.runningIDs
         _store.send(.reset(running: running))
         _loads.endCancelled(running)
-        _loads.endDeferred()
         _lastRequest = nil
     }
 
@@ -500,7 +498,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         /// The call's task was cancelled and it left before the load ended, or
         /// the load was cancelled for everyone.
         case left
-        /// The call started nothing: `.firstWins` with a load in flight.
+        /// The call started nothing: `.firstWins` with a load in flight, or a
+        /// synchronous start — a `Cache`'s subscribe, prefetch or invalidation
+        /// — made while the entry was processing an action, whose load then
+        /// runs untracked. (An async call waits for its turn instead.)
         case ignored
     }
 
@@ -604,49 +605,6 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         // cancellation handler.
         guard load.hasEnded else { return .waiting(load, caller: caller, joined: false) }
         return .done(load.wasCancelled ? .left : .started)
-    }
-
-    /// Enters a load from a synchronous call — a ``Cache``'s subscribe,
-    /// prefetch or invalidation — that `enter` makes. Made from an observer
-    /// while the store processes an action, its start is queued behind that
-    /// action out of the call's sight, and its load ran untracked: uncounted
-    /// by `runningCount`, awaited by no one, not cancelled by a release. Such
-    /// a start is taken back and begun on the main actor's next turn, as an
-    /// async call waits for its turn.
-    ///
-    /// Around the cache's calls, not in `beginning`: a check there, on every
-    /// load, changed what the compiler inlined into a load and cost an
-    /// `AsyncValue` load 55 instructions (BENCHMARKS.md, issue 25,
-    /// nineteenth pass).
-    func enteringSynchronously(_ enter: () -> Entry) -> Entry {
-        guard _store._isProcessing else { return enter() }
-        let queued = _store._queue.count
-        let entry = enter()
-        // Queuing a start runs nothing else, so what `enter` queued is last.
-        guard _store._queue.count > queued else { return entry }
-        return beginningLater(_store._queue.removeLast())
-    }
-
-    /// Enters a load that `action` starts, as its first caller, and sends
-    /// `action` on the main actor's next turn. A `cancel()` or `reset()`
-    /// before then drops it, as does its last caller's leaving.
-    func beginningLater(_ action: Feature.Action) -> Entry {
-        let load = SharedLoad(context: nil)
-        // A new load is running, so it takes its first caller.
-        guard let caller = load.join() else { return .done(.ignored) }
-        _loads.deferred(load)
-        Task { @MainActor [self] in
-            // A job of its own: the store is done processing.
-            if _store._isProcessing { await awaitingTurn() }
-            // Cancelled (`cancel()`, `reset()`) or left by its callers meanwhile.
-            guard _loads.undeferred(load), load.shares.phase == .running else { return }
-            _loads._starting = load
-            _store.send(action)
-            _loads._starting = nil
-            // Its policy started nothing: its callers are released.
-            if !load.hasStarted { load.end(cancelled: true) }
-        }
-        return .waiting(load, caller: caller, joined: false)
     }
 
     /// Enters load `id`, which another call started, as one of its callers.

@@ -76,7 +76,7 @@ extension AsyncValueStore {
         asyncValue.isStale(maxAge: maxAge)
     }
 
-    /// Repeats the last load; does nothing if nothing was loaded yet.
+    /// Repeats the last load; does nothing if nothing was loaded yet, or since `reset()`.
     public func reload() async {
         await asyncValue.reload()
     }

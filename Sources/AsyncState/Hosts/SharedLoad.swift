@@ -201,9 +201,6 @@ final class SharedLoads: Observable {
     /// with `false`), queued loads, a "load more", edits. A load leaves with
     /// its last action.
     @exclusivity(unchecked) private var running = LoadTable<SharedLoad>()
-    /// The loads whose start, made while the store processed an action,
-    /// waits for the main actor's next turn (`AsyncValue.beginningLater`).
-    @exclusivity(unchecked) private var waitingToStart: [SharedLoad] = []
     /// Whether `runningCount` was read since it last changed. Only a read
     /// registers an observer, so with none since, no one is told: the
     /// store's `_isPossiblyObserved` rule, here for the count. It skips the
@@ -332,29 +329,6 @@ final class SharedLoads: Observable {
     @usableFromInline
     func endCancelled(_ ids: [LoadID]) {
         for id in ids { running[id]?.end(cancelled: true) }
-    }
-
-    /// Notes that `load`'s start waits for the main actor's next turn.
-    func deferred(_ load: SharedLoad) {
-        waitingToStart.append(load)
-    }
-
-    /// Takes `load` off the loads waiting to start, and says whether it was
-    /// still there: not ended by ``endDeferred()`` meanwhile.
-    func undeferred(_ load: SharedLoad) -> Bool {
-        guard let index = waitingToStart.firstIndex(where: { $0 === load }) else { return false }
-        waitingToStart.remove(at: index)
-        return true
-    }
-
-    /// Ends the loads waiting to start, which the host has just cancelled,
-    /// for their callers: they never start.
-    @usableFromInline
-    func endDeferred() {
-        guard !waitingToStart.isEmpty else { return }
-        let cancelled = waitingToStart
-        waitingToStart = []
-        for load in cancelled { load.end(cancelled: true) }
     }
 
     /// Tells the readers of the count, and those of `isRunning` if the

@@ -9,7 +9,10 @@ extension Recording {
     /// `LoadID` the action names) is one unit, each other action a unit of
     /// its own — so every candidate is a valid sequence: no result without
     /// its start, no start without what followed it. The result is
-    /// 1-minimal: taking away any one unit more makes `fails` false.
+    /// 1-minimal: taking away any one unit more makes `fails` false. The
+    /// recording of no step is a candidate too: write `fails` so that it is
+    /// false of a recording that shows nothing (`steps.last?.state` is `nil`
+    /// there), unless the initial state already fails.
     ///
     /// - Parameters:
     ///   - reducer: the feature's reducer, run with no effects.

@@ -79,4 +79,37 @@ struct CacheTriggerTests {
         #expect(terminated.current, "the stream's source is let go")
         withExtendedLifetime(continuation) {}
     }
+
+    /// Ticks for ever, never asking whether its task was cancelled.
+    struct Endless: AsyncSequence, Sendable {
+        let pulled: LockedValue<Int>
+
+        struct AsyncIterator: AsyncIteratorProtocol {
+            let pulled: LockedValue<Int>
+            mutating func next() async -> Int? {
+                await Task.yield()
+                return pulled.withLock { count in
+                    count += 1
+                    return count
+                }
+            }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pulled: pulled) }
+    }
+
+    // From a second reading: asking once more for ever pulled a sequence
+    // that ignores cancellation for as long as it gave elements.
+    @Test("a released cache stops pulling a trigger sequence that ignores cancellation")
+    func releaseStopsEndlessTriggers() async {
+        let pulled = LockedValue(0)
+        var cache: Cache<Int, String, TestError>? = makeCache().0
+        cache?.refetchStale(on: Endless(pulled: pulled))
+        await yieldUntil { pulled.current >= 3 }
+        cache = nil
+        let atRelease = pulled.current
+        for _ in 0..<200 { await Task.yield() }
+        #expect(pulled.current <= atRelease + 2, "pulled \(pulled.current - atRelease) more after the release")
+        withExtendedLifetime(cache) {}
+    }
 }

@@ -86,58 +86,6 @@ struct ReentrantCallTests {
         withExtendedLifetime(subscription) {}
     }
 
-    // The synchronous start the last note left: made while the entry
-    // processed an action, it was queued out of the call's sight, so its
-    // load ran untracked — uncounted, awaited by no one.
-    @Test("a cache subscription made from inside an entry's observer waits for its load, which is counted")
-    func subscribeInsideObserver() async {
-        let gates = GateQueue<Int>()
-        let cache = Cache<Int, Int, TestError>(clock: TestClock(), staleAfter: .seconds(60)) { _ in gates.request() }
-        let attempts = gates.prepare(2)
-        let first = cache.subscribe(1)
-        let entry = first.entry
-        var second: Cache<Int, Int, TestError>.Subscription?
-        entry.observeTransitions { transition in
-            guard case .failed? = transition.action, second == nil else { return }
-            second = cache.subscribe(1)
-        }
-        attempts[0].fail(with: Offline())
-        await first.loaded()
-        await attempts[1].waitForArrivals()
-        #expect(entry.isLoading)
-        #expect(entry.runningCount == 1, "the subscription's load is counted")
-        let loaded = await startCaller { () -> Int? in
-            await second?.loaded()
-            return entry.value
-        }
-        attempts[1].open(with: 2)
-        #expect(await loaded.value == 2, "loaded() waits for the load")
-        #expect(entry.runningCount == 0)
-        withExtendedLifetime((first, second)) {}
-    }
-
-    @Test("a start deferred while an entry processes is dropped when the entry is cancelled before it runs")
-    func deferredStartCancelled() async {
-        let gates = GateQueue<Int>()
-        let cache = Cache<Int, Int, TestError>(clock: TestClock(), staleAfter: .seconds(60)) { _ in gates.request() }
-        let attempts = gates.prepare(1)
-        let first = cache.subscribe(1)
-        let entry = first.entry
-        var second: Cache<Int, Int, TestError>.Subscription?
-        entry.observeTransitions { transition in
-            guard case .failed? = transition.action, second == nil else { return }
-            second = cache.subscribe(1)
-            entry.cancel()
-        }
-        attempts[0].fail(with: Offline())
-        await first.loaded()
-        await second?.loaded()
-        #expect(gates.taken.count == 1, "no second load starts")
-        #expect(entry.state == .error(error: .offline))
-        #expect(entry.runningCount == 0)
-        withExtendedLifetime((first, second)) {}
-    }
-
     @Test("a save retried from a change handler keeps its key active while it runs, and returns its result")
     func runFromChangeHandler() async {
         let operations = OperationTracker<Operation, TestError>()

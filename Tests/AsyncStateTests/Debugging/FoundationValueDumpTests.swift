@@ -39,4 +39,13 @@ struct FoundationValueDumpTests {
         #expect(String(dumping: Data(bytes)) != String(dumping: Data(changed)))
         #expect(String(dumping: Data(bytes)).hasPrefix("Data(100 elements, digest "))
     }
+
+    @Test("a megabyte of Data is digested byte by byte, and a changed byte shows")
+    func megabyte() {
+        var data = Data(count: 1_000_000)
+        let before = String(dumping: data)
+        data[999_999] = 1
+        #expect(before.hasPrefix("Data(1000000 elements, digest "))
+        #expect(String(dumping: data) != before)
+    }
 }
