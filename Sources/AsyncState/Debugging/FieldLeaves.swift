@@ -20,7 +20,7 @@ package struct FieldLeaves: Equatable, Sendable {
 
     package init(_ value: Any) {
         entries = []
-        var objects = Objects()
+        var objects = ObjectWalk()
         flatten(value, path: "", depth: 0, objects: &objects)
         // Two leaves can print the same path (dictionary keys that print
         // alike); a file keeps a state by paths, so each repeat is numbered:
@@ -33,43 +33,18 @@ package struct FieldLeaves: Equatable, Sendable {
         }
     }
 
-    /// The objects on the path being flattened, and those flattened whole:
-    /// one met again is a leaf, `Name(↩︎)` or `Name(↑)`, as in a dump
-    /// (`ValueDump.Dumper`), so a graph that shares nodes or holds cycles
-    /// flattens in time linear in its objects.
-    private struct Objects {
-        var ancestors: [ObjectIdentifier] = []
-        /// How many values the depth limit had cut as each ancestor was
-        /// entered: an object cut inside is not shown whole.
-        var cutsOnEntry: [Int] = []
-        /// Each object flattened, with the shallowest depth it was
-        /// flattened from with something cut (`Int.min`: nothing was), as
-        /// `ValueDump.Dumper.shown`.
-        var shown: [ObjectIdentifier: Int] = [:]
-        /// How many values the depth limit has cut.
-        var cuts = 0
-    }
-
-    private mutating func flatten(_ value: Any, path: String, depth: Int, objects: inout Objects) {
+    /// Flattens `value` at `path`; an object met again is a leaf, `Name(↩︎)`
+    /// or `Name(↑)`, as in a dump (`ObjectWalk`), so a graph that shares
+    /// nodes or holds cycles flattens in polynomial time.
+    private mutating func flatten(_ value: Any, path: String, depth: Int, objects: inout ObjectWalk) {
         if depth > ValueDump.depthLimit || ValueDump.leafText(value) != nil {
-            if depth > ValueDump.depthLimit { objects.cuts += 1 }
+            if depth > ValueDump.depthLimit { objects.cut() }
             entries.append(Entry(path: path, text: ValueDump.renderOneLine(value, ancestors: objects.ancestors)))
             return
         }
         let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .class {
-            let id = ObjectIdentifier(value as AnyObject)
-            let name = ValueDump.typeName(value)
-            if objects.ancestors.contains(id) { return entries.append(Entry(path: path, text: name + "(↩︎)")) }
-            if let shownFrom = objects.shown[id], depth >= shownFrom { return entries.append(Entry(path: path, text: name + "(↑)")) }
-            objects.ancestors.append(id)
-            objects.cutsOnEntry.append(objects.cuts)
-        }
-        defer {
-            if mirror.displayStyle == .class, let id = objects.ancestors.popLast(), let cutsBefore = objects.cutsOnEntry.popLast() {
-                objects.shown[id] = min(objects.shown[id] ?? .max, objects.cuts == cutsBefore ? Int.min : depth)
-            }
-        }
+        if let again = objects.enter(value, mirror, depth: depth) { return entries.append(Entry(path: path, text: again)) }
+        defer { objects.leave(mirror, depth: depth) }
         switch mirror.displayStyle {
         case .optional:
             if let some = mirror.children.first {
@@ -83,32 +58,25 @@ package struct FieldLeaves: Equatable, Sendable {
             }
         case .dictionary where !mirror.children.isEmpty:
             let pairs = ValueDump.keyValuePairs(of: value, mirror)
-            var index = 0
-            while index < pairs.count {
-                var end = index + 1
-                while end < pairs.count, pairs[end].key == pairs[index].key { end += 1 }
-                let childPath = path + "[\(pairs[index].key)]"
-                guard end - index > 1 else {
-                    flatten(pairs[index].value, path: childPath, depth: depth + 1, objects: &objects)
-                    index = end
+            for run in ValueDump.runsOfEqualKeys(pairs) {
+                let childPath = path + "[\(pairs[run.lowerBound].key)]"
+                guard run.count > 1 else {
+                    flatten(pairs[run.lowerBound].value, path: childPath, depth: depth + 1, objects: &objects)
                     continue
                 }
-                // Keys that print alike come in the dictionary's order, which
-                // changes from run to run: each value is flattened from the
+                // Keys that print alike: each value is flattened from the
                 // same start, and the values are put in the order of their
                 // leaves' text (as a dump prints them).
                 let start = objects
                 var groups: [[Entry]] = []
-                for pair in pairs[index..<end] {
+                for pair in pairs[run] {
                     var leaves = FieldLeaves(entries: [])
                     var each = start
                     leaves.flatten(pair.value, path: childPath, depth: depth + 1, objects: &each)
                     groups.append(leaves.entries)
-                    objects.shown.merge(each.shown, uniquingKeysWith: min)
-                    objects.cuts += each.cuts - start.cuts
+                    objects.absorb(each, from: start)
                 }
                 entries += groups.sorted { $0.map(\.text).lexicographicallyPrecedes($1.map(\.text)) }.joined()
-                index = end
             }
         case .struct, .class, .tuple:
             for field in ValueDump.fields(mirror) {

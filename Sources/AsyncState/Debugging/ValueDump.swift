@@ -53,33 +53,18 @@ package enum ValueDump {
     /// bounded time and space:
     /// - one depth for the whole walk, one-line and multiline parts alike:
     ///   past ``depthLimit`` a value prints as `…`;
-    /// - an object met again inside itself is a cycle, `Name(↩︎)`;
-    /// - an object met again elsewhere — shared, as in a graph whose nodes
-    ///   point at one child — prints once, then as `Name(↑)` (again only
-    ///   higher up than where the depth limit cut it): printed along every
-    ///   path, a graph of 40 such nodes took 2⁴⁰ steps;
+    /// - cycles and shared objects printed once (`ObjectWalk`);
     /// - a one-line attempt stops as soon as it is longer than a line, so a
     ///   deep value is not rendered whole at every level only to be broken
     ///   into lines.
     struct Dumper {
-        /// The objects being printed, outermost first.
-        var ancestors: [ObjectIdentifier]
-        /// How many values the depth limit had cut when each ancestor was
-        /// entered: an object cut inside is not shown whole.
-        var cutsOnEntry: [Int] = []
-        /// The objects printed so far, each with the shallowest depth it
-        /// was printed from with something inside cut by the depth limit —
-        /// `Int.min` if nothing was: met again no higher up, it prints as
-        /// `Name(↑)`; higher up, it prints again and shows more. So each
-        /// object prints at most once per depth, never along every path.
-        var shown: [ObjectIdentifier: Int] = [:]
-        /// How many values the depth limit has cut to `…`.
-        var cuts = 0
+        /// The objects printed so far.
+        var objects: ObjectWalk
         /// How many characters a one-line attempt may write; `nil` for none.
         var budget: Int?
 
         init(ancestors: [ObjectIdentifier]) {
-            self.ancestors = ancestors
+            objects = ObjectWalk(ancestors: ancestors)
         }
 
         mutating func render(_ value: Any, indent: Int, depth: Int) -> String {
@@ -103,32 +88,9 @@ package enum ValueDump {
             return text
         }
 
-        /// The marker of an object met again, or `nil` — then the object is
-        /// entered, and `leave(_:)` must follow.
-        mutating func enter(_ value: Any, _ mirror: Mirror, depth: Int) -> String? {
-            guard mirror.displayStyle == .class else { return nil }
-            let id = ObjectIdentifier(value as AnyObject)
-            if ancestors.contains(id) { return typeName(value) + "(↩︎)" }
-            if let shownFrom = shown[id], depth >= shownFrom { return typeName(value) + "(↑)" }
-            ancestors.append(id)
-            cutsOnEntry.append(cuts)
-            return nil
-        }
-
-        /// Leaves the object entered last, at `depth`: shown whole, unless
-        /// the depth limit cut something inside it — then only a shallower
-        /// reference to it prints it again.
-        mutating func leave(_ mirror: Mirror, depth: Int) {
-            guard mirror.displayStyle == .class, let id = ancestors.popLast(), let cutsBefore = cutsOnEntry.popLast() else {
-                return
-            }
-            let shownFrom = cuts == cutsBefore ? Int.min : depth
-            shown[id] = min(shown[id] ?? .max, shownFrom)
-        }
-
         /// `…`, where the depth limit cuts a value.
         mutating func cut() -> String {
-            cuts += 1
+            objects.cut()
             return spend("…")
         }
 
@@ -140,17 +102,13 @@ package enum ValueDump {
             _ pairs: [(key: String, value: Any)], _ print: (inout Dumper, Any) -> String
         ) -> [(key: String, text: String)] {
             var result: [(key: String, text: String)] = []
-            var index = 0
-            while index < pairs.count {
-                var end = index + 1
-                while end < pairs.count, pairs[end].key == pairs[index].key { end += 1 }
-                if end - index == 1 {
-                    result.append((pairs[index].key, print(&self, pairs[index].value)))
+            for run in runsOfEqualKeys(pairs) {
+                let key = pairs[run.lowerBound].key
+                if run.count == 1 {
+                    result.append((key, print(&self, pairs[run.lowerBound].value)))
                 } else {
-                    let key = pairs[index].key
-                    result += independently(pairs[index..<end].map(\.value), print).sorted().map { (key, $0) }
+                    result += independently(pairs[run].map(\.value), print).sorted().map { (key, $0) }
                 }
-                index = end
             }
             return result
         }
@@ -165,8 +123,7 @@ package enum ValueDump {
                 var each = start
                 each.budget = budget
                 texts.append(print(&each, value))
-                shown.merge(each.shown, uniquingKeysWith: min)
-                cuts += each.cuts - start.cuts
+                objects.absorb(each.objects, from: start.objects)
                 budget = each.budget
             }
             return texts
@@ -182,8 +139,8 @@ package enum ValueDump {
             if let error = value as? AnyError { return spend("AnyError(") + oneLine(error.base, depth: depth + 1) + ")" }
             if let leaf = leafText(value) { return spend(leaf) }
             let mirror = Mirror(reflecting: value)
-            if let again = enter(value, mirror, depth: depth) { return spend(again) }
-            defer { leave(mirror, depth: depth) }
+            if let again = objects.enter(value, mirror, depth: depth) { return spend(again) }
+            defer { objects.leave(mirror, depth: depth) }
             func child(_ value: Any) -> String { oneLine(value, depth: depth + 1) }
             switch mirror.displayStyle {
             case .optional:
@@ -221,8 +178,8 @@ package enum ValueDump {
                 return block("AnyError(", ["base: " + render(error.base, indent: indent + 1, depth: depth + 1)], ")")
             }
             let mirror = Mirror(reflecting: value)
-            if let again = enter(value, mirror, depth: depth) { return again }
-            defer { leave(mirror, depth: depth) }
+            if let again = objects.enter(value, mirror, depth: depth) { return again }
+            defer { objects.leave(mirror, depth: depth) }
             func child(_ value: Any) -> String { render(value, indent: indent + 1, depth: depth + 1) }
             switch mirror.displayStyle {
             case .optional:
