@@ -87,6 +87,8 @@ public final class Recorder<State, Action> {
 
     /// Writes `text` into the recording after the steps so far — something
     /// that happened outside the store, for whoever reads the recording.
+    /// Noted before any store records here, it is kept, before the first
+    /// step; a second store recording here starts afresh, without it.
     public func note(_ text: String) {
         readingLog().append(.note(text, time: clock?.now.offset), from: "note")
     }
@@ -101,8 +103,11 @@ public final class Recorder<State, Action> {
         // One store at a time: the one that recorded here before stops.
         self.detach?()
         self.detach = detach
+        // Readings noted before the first store came (a note, a watched
+        // clock read while the screen was built) belong before its first
+        // step; those of a store recorded before belong to that store.
+        _buffer.reset(at: state, keepingReadings: self.reducer == nil)
         self.reducer = reducer
-        _buffer.reset(at: state)
     }
 }
 
@@ -133,7 +138,9 @@ extension Store {
     /// processes an action — from a reader's change handler or a transition
     /// observer — it starts with the next action, from the state that action
     /// left. A recorder records one store at a time: recording another store
-    /// into it starts it afresh, and this store stops.
+    /// into it starts it afresh, and this store stops. Readings noted before
+    /// the first store records into the recorder are kept, before its first
+    /// step.
     public func record(into recorder: Recorder<State, Action>) {
         // By identity and through the store's reference, not `weak`: a weak
         // reference to an object makes each of its retains and releases take

@@ -91,7 +91,7 @@ final class RecordingBuffer<State, Action> {
     @usableFromInline var _ringSize: Int { _capacity + Self.checkpointInterval }
 
     /// Empties the ring and starts it at `state`.
-    func reset(at state: State) {
+    func reset(at state: State, keepingReadings: Bool) {
         _entries.deinitialize(count: _entryCount)
         _entryCount = 0
         _times.removeAll(keepingCapacity: true)
@@ -100,7 +100,7 @@ final class RecordingBuffer<State, Action> {
         _stepCount = 0
         _checkpointSteps = [0]
         _checkpointStates = [state]
-        _readings?.reset()
+        if !keepingReadings { _readings?.reset() }
     }
 
     /// Keeps one processed action in the buffer `buffer` refers to; `true`

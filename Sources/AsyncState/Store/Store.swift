@@ -568,7 +568,8 @@ public final class Store<State, Action>: Observable {
     func startRecordingAfterStep() {
         _recordingStartsAfterStep = false
         guard let recorder = _recorder else { return }
-        recorder._buffer.reset(at: _currentState)
+        // `record(into:)` already kept or let go the readings before it.
+        recorder._buffer.reset(at: _currentState, keepingReadings: true)
         _recordingBuffer = Unmanaged.passUnretained(recorder._buffer)
     }
 

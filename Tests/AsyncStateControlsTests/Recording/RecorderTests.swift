@@ -212,6 +212,23 @@ struct RecorderBoundsTests {
         #expect(recorder.capacity == Int.max / 4)
     }
 
+    @Test("a note before the first store records is kept before the first step; a second store starts without it")
+    func noteBeforeRecording() throws {
+        let recorder = Recorder<State, Action>()
+        recorder.note("launched")
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        store.send(.results(.started(LoadID(1))))
+        let first = try #require(recorder.recording)
+        #expect(first.readings.map(\.step) == [0])
+        #expect(first.readings.map(\.source) == ["note"])
+
+        recorder.note("between the stores")
+        let second = Store(initialState: State(), reducer: feature)
+        second.record(into: recorder)
+        #expect(try #require(recorder.recording).readings.isEmpty)
+    }
+
     @Test("readings of steps the buffer let go leave with them, so the file reads back")
     func readingsOfDiscardedSteps() throws {
         let recorder = Recorder<State, Action>(capacity: 1)
