@@ -69,6 +69,8 @@ package struct SearchScreen: Reducer {
         case sheet(Sheet.Action)
         case add(Int)
         case remove(Int)
+        /// Puts a row back under its key from a copy (an undo).
+        case restore(Int, SearchRow.State)
         /// Removes a row and adds it back under its key, in one action.
         case replace(Int)
         case present
@@ -104,6 +106,8 @@ package struct SearchScreen: Reducer {
             state.rows[id] = SearchRow.State()
         case .remove(let id):
             state.rows[id] = nil
+        case .restore(let id, let row):
+            state.rows[id] = row
         case .replace(let id):
             state.rows[id] = nil
             state.rows[id] = SearchRow.State()

@@ -86,6 +86,22 @@ struct ChildEffectTests {
         #expect(store.state.rows[7] == SearchRow.State())
     }
 
+    @Test("a row put back from a copy taken while it loaded, after its load's end was let go, shows that load until the copy is settled")
+    func restoredFromCopy() async throws {
+        let store = makeStore()
+        let gate = Gate<String>()
+        let opened = store.send(.row(7, .open(gate)))
+        await gate.waitForArrivals(1)
+        var copy = try #require(store.state.rows[7])
+        store.send(.remove(7))
+        await opened.finish()
+        store.send(.restore(7, copy))
+        #expect(store.state.rows[7]?.results.inFlightID == LoadID(1))
+        copy.results.cancel()
+        store.send(.restore(7, copy))
+        #expect(store.state.rows[7]?.results == Loadable(expecting: .notLoaded, newestID: LoadID(1)))
+    }
+
     @Test("a row removed: the other rows' loads run on")
     func otherRowsRunOn() async {
         let store = makeStore()
