@@ -109,14 +109,23 @@ extension Pages: RangeReplaceableCollection {
 
     /// Replaces the elements in `subrange`, keeping page boundaries: a page
     /// boundary inside the range moves to where the replaced elements end,
-    /// and one after it shifts by the change in count.
+    /// and one after it shifts by the change in count — so elements inserted
+    /// where a page ends join that page. Elements added at the end of the
+    /// list join the last page, also when the pages before it are empty.
     @inlinable
     public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
         let inserted = newElements.count
         let change = inserted - subrange.count
+        let isAppend = subrange.lowerBound == _elements.count
         _elements.replaceSubrange(subrange, with: newElements)
         if _pageEnds.isEmpty {
             if !_elements.isEmpty { _pageEnds = [_elements.count] }
+            return
+        }
+        // Every page ends where the list ended: the ones before the last
+        // stay there, and the last takes what was added.
+        if isAppend {
+            _pageEnds[_pageEnds.count - 1] = _elements.count
             return
         }
         for index in _pageEnds.indices {
@@ -211,7 +220,8 @@ extension Pages: CustomStringConvertible {
         let sizes = pageSizes
         let sizesText = sizes.allSatisfy { $0 == sizes.first } ? "" : " (" + sizes.map(String.init).joined(separator: ", ") + ")"
         let more = next.map { ", more at \(describeValue($0))" } ?? ", end"
-        return "\(_elements.count) elements in \(pages)" + sizesText + more
+        let count = _elements.count
+        return "\(count) element\(count == 1 ? "" : "s") in \(pages)" + sizesText + more
     }
 
     /// How many elements each page kept holds, in order.

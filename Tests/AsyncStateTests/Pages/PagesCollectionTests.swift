@@ -52,6 +52,21 @@ struct PagesCollectionTests {
         #expect(cleared.pageCount == 2)
     }
 
+    @Test(
+        "an element added joins the page that ends where it goes; at the end of the list, the last page",
+        arguments: [
+            ("inserted where page 1 ends", [1, 2, 3, 4], 2, "5 elements in 2 pages (3, 2), more at 3"),
+            ("appended", [1, 2, 3, 4], 4, "5 elements in 2 pages (2, 3), more at 3"),
+            ("appended after the last page's rows were removed", [1, 2], 2, "3 elements in 2 pages (2, 1), more at 3"),
+            ("appended after every row was removed", [], 0, "1 element in 2 pages (0, 1), more at 3"),
+        ])
+    func insertionJoinsPage(case name: String, kept: [Int], at position: Int, description: String) {
+        var pages = Self.twoPages()
+        pages.removeAll { !kept.contains($0) }
+        pages.insert(9, at: position)
+        #expect(pages.description == description)
+    }
+
     /// Removes a row: the natural spelling of a delete.
     struct RemoveRow: Edit {
         var row: Int
