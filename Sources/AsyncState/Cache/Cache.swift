@@ -176,6 +176,13 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// through ``onIssue`` and not loaded.
     public func prefetch(_ key: Key) async {
         guard key == key else { return reportUnequalKey(key, "nothing is prefetched") }
+        // Called from an observer of the entry while it processes an action,
+        // a start would run after that action, out of this call's sight: it
+        // decides at the entry's next turn instead, as the entry's own
+        // async calls do, and waits for what it finds then.
+        if let position = _book.position(of: key), let entry = _book._entries[position], entry._store._isProcessing {
+            await entry.awaitingTurn()
+        }
         var isNew = false
         let commands = _book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { makeEntry(key, &isNew) }
         if isNew { announceKeyAdded() }
@@ -433,6 +440,12 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
         /// Waits for the load this subscription started or joined, if any.
         /// Cancelling the waiting task returns at once and does not cancel
         /// the shared load, which goes on while the subscription is active.
+        ///
+        /// A subscription made from an observer of its entry while the entry
+        /// processes an action (in a change handler) started nothing it can
+        /// wait for: the store starts its load after that action. To wait
+        /// for it from a task started there, `await cache.prefetch(key)`,
+        /// which decides at the entry's next turn and joins what runs then.
         public func loaded() async {
             guard let loadedTask else { return }
             // The task holds the subscription's share of the load, so it is

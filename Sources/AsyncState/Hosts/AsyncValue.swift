@@ -500,8 +500,10 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
         case left
         /// The call started nothing: `.firstWins` with a load in flight, or a
         /// synchronous start — a `Cache`'s subscribe, prefetch or invalidation
-        /// — made while the entry was processing an action, whose load then
-        /// runs untracked. (An async call waits for its turn instead.)
+        /// — made while the entry was processing an action, whose load the
+        /// store starts after that action, when this call has returned; it
+        /// is tracked then, for callers who come later, without this one
+        /// (`SharedLoads.began`). An async call waits for its turn instead.
         case ignored
     }
 

@@ -284,11 +284,32 @@ final class SharedLoads: Observable {
 
     /// The store scheduled load `id`: if a load is starting, this is it.
     func began(_ id: LoadID) {
-        guard let starting = _starting else { return }
+        guard let starting = _starting else { return beganUnentered(id) }
         starting.id = id
         let wasRunning = !running.isEmpty
         running.insert(starting, forKey: id)
         _starting = nil
+        countChanged(wasRunning: wasRunning)
+    }
+
+    /// Load `id` began with no call entering it: a queued load's turn,
+    /// which its call entered when it queued, or a start that a `Cache`
+    /// made while the value processed an action (from an observer of it),
+    /// which the store ran after that action, when the call had returned.
+    /// Such a load is tracked all the same, so that callers who come later
+    /// find it — `loadIfNeeded` and `.join` wait for it — and
+    /// `runningCount` counts it. It holds a share no one gives up: no
+    /// caller started it, so none leaving may cancel it; it ends with its
+    /// last action, or with `cancel()`, `reset()` and its entry's release.
+    /// Out of line: `began` runs on every load's start, this rarely.
+    @inline(never)
+    private func beganUnentered(_ id: LoadID) {
+        guard running[id] == nil else { return }
+        let load = SharedLoad(context: nil)
+        _ = load.join()
+        load.id = id
+        let wasRunning = !running.isEmpty
+        running.insert(load, forKey: id)
         countChanged(wasRunning: wasRunning)
     }
 

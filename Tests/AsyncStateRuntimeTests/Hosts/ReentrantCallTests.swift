@@ -86,6 +86,86 @@ struct ReentrantCallTests {
         withExtendedLifetime(subscription) {}
     }
 
+    // From an outside reading: the reload ran untracked — `runningCount` 0
+    // while loading, and `loadIfNeeded`, a `.join` and a new subscription's
+    // `loaded()` returned at once, the value still loading.
+    @Test(
+        "a cache's invalidation from an entry's change handler: its reload is counted, later callers wait for it, and one leaving does not cancel it"
+    )
+    func syncStartFromChangeHandlerIsTracked() async {
+        let gates = GateQueue<Int>()
+        let cache = Cache<Int, Int, TestError>(clock: TestClock(), staleAfter: .seconds(60)) { _ in gates.request() }
+        let first = gates.prepare(2)
+        let subscription = cache.subscribe(1)
+        await first[0].waitForArrivals()
+        let entry = cache[1]!
+        withObservationTracking {
+            _ = entry.value
+        } onChange: {
+            MainActor.assumeIsolated { _ = cache.invalidate(1) }
+        }
+        first[0].open(with: 1)
+        await subscription.loaded()
+        await first[1].waitForArrivals()
+        #expect(entry.isLoading && entry.runningCount == 1)
+
+        let never = LoadRequest { () async throws(TestError) -> Int in 0 }
+        let returned = LockedValue(0)
+        let second = cache.subscribe(1)
+        let callers = [
+            await startCaller { await entry.loadIfNeeded(never) },
+            await startCaller { await entry.load(never, overlap: .join) },
+            await startCaller { await second.loaded() },
+        ]
+        let leaving = await startCaller { await entry.load(never, overlap: .join) }
+        for caller in callers {
+            Task {
+                await caller.value; returned.withLock { $0 += 1 }
+            }
+        }
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(returned.current == 0, "every caller waits for the reload")
+        leaving.cancel()
+        await leaving.value
+        #expect(!first[1].observedCancellation, "a joined caller leaving does not cancel the reload")
+
+        first[1].open(with: 2)
+        for caller in callers { await caller.value }
+        #expect(entry.state == .success(value: 2))
+        #expect(entry.runningCount == 0)
+        #expect(gates.taken.count == 2, "every caller joined the reload")
+        withExtendedLifetime((subscription, second)) {}
+    }
+
+    @Test("a cache's prefetch from an entry's change handler decides at the entry's next turn, and waits for the load it starts")
+    func prefetchFromChangeHandler() async {
+        let gates = GateQueue<Int>()
+        let cache = Cache<Int, Int, TestError>(clock: TestClock(), staleAfter: .zero) { _ in gates.request() }
+        let loads = gates.prepare(2)
+        let subscription = cache.subscribe(1)
+        await loads[0].waitForArrivals()
+        let entry = cache[1]!
+        let prefetched = LockedValue(false)
+        withObservationTracking {
+            _ = entry.value
+        } onChange: {
+            Task.immediate { @MainActor in
+                await cache.prefetch(1)
+                prefetched.withLock { $0 = true }
+            }
+        }
+        loads[0].open(with: 1)
+        await subscription.loaded()
+        await loads[1].waitForArrivals()
+        #expect(entry.runningCount == 1)
+        #expect(!prefetched.current, "the prefetch waits for the load it started")
+        loads[1].open(with: 2)
+        await yieldUntil { prefetched.current }
+        #expect(prefetched.current)
+        #expect(entry.state == .success(value: 2))
+        withExtendedLifetime(subscription) {}
+    }
+
     @Test("a save retried from a change handler keeps its key active while it runs, and returns its result")
     func runFromChangeHandler() async {
         let operations = OperationTracker<Operation, TestError>()
