@@ -11,7 +11,11 @@
 /// nothing, or throws `AnyError`, takes the typed one without ambiguity.
 ///
 /// Two `AnyError`s are equal when the wrapped errors are of the same type and
-/// either compare equal (for `Equatable` errors) or print the same.
+/// either compare equal (for `Equatable` errors) or print the same — an
+/// instance of a class by its stored properties (`String(dumping:)`),
+/// as such an error prints only its type's name: two failures of one error
+/// class with different messages are not equal, so a reader of the error
+/// is told when one replaces the other.
 ///
 /// ```swift
 /// let profile = AsyncValue<Profile, AnyError>()
@@ -32,6 +36,11 @@ public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
         guard type(of: lhs.base) == type(of: rhs.base) else { return false }
         if let equatable = lhs.base as? any Equatable {
             return equatable.isEqual(to: rhs.base)
+        }
+        // A class instance prints its type's name alone: compared by
+        // identity, then by what it holds.
+        if type(of: lhs.base) is AnyObject.Type {
+            return lhs.base as AnyObject === rhs.base as AnyObject || String(dumping: lhs.base) == String(dumping: rhs.base)
         }
         return String(reflecting: lhs.base) == String(reflecting: rhs.base)
     }

@@ -241,6 +241,16 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     @inlinable
     public var isInvalidated: Bool { _registered(_store._currentState.isInvalidated, .isInvalidated, \.isInvalidated) }
 
+    /// When the confirmed value last settled from a load on this value's
+    /// clock (or ``setValue(_:)`` with one): see ``Loadable/settledAt``.
+    @inlinable
+    public var settledAt: LoadClock.Instant? { _registered(_store._currentState.settledAt, .settledAt, \.settledAt) }
+
+    /// The pending edits that do not apply to the value now (their row is
+    /// gone), so are not shown: see ``Loadable/conflicts``.
+    @inlinable
+    public var conflicts: [LoadID] { _registered(_store._currentState.conflicts, .conflicts, \.conflicts) }
+
     /// How many loads of this value — of any lane, superseded ones still
     /// running included — and edits have work running now. An
     /// ``OperationTracker`` key is active while it is above zero.
@@ -414,7 +424,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     }
 
     /// Repeats the last load of the value lane — the last one that started
-    /// or queued, not a start its policy ignored — superseding one in
+    /// or queued, not a start its policy ignored, nor one cancelled or reset
+    /// from an observer before its call returned — superseding one in
     /// flight. Does nothing if nothing was loaded yet, or since ``reset()``.
     /// A ``Cache`` entry loads its key's request instead, whatever it loaded
     /// last.
@@ -468,7 +479,8 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     /// the loads a newer one superseded but let finish, and the pending
     /// edits, whose callers get `.cancelled(id)`. It forgets the last
     /// request too, and what its closure captured: ``reload()`` does nothing
-    /// until the next load.
+    /// until the next load — except on a `Cache` entry, which reloads its
+    /// key's request, as it always does.
     @inlinable
     public func reset() {
         let running = _loads.runningIDs
@@ -544,9 +556,15 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) -> Entry {
         if let id = loadToJoin(under: overlap) { return joining(id) }
         let entry = beginning(.load(request, overlap), context: context)
-        // What `reload()` repeats is the last load that started or queued:
-        // a start its policy ignored never loaded.
-        if case .done(.ignored) = entry {} else { _lastRequest = request }
+        // What `reload()` repeats is the last load that started or queued
+        // and is still going or ended on its own: a start its policy
+        // ignored never loaded, and one that ended cancelled before it
+        // returned was cancelled or reset from an observer as it started —
+        // kept after a `reset()`, it would outlive it.
+        switch entry {
+        case .done(.ignored), .done(.left): break
+        default: _lastRequest = request
+        }
         return entry
     }
 
@@ -759,6 +777,7 @@ final class EditOutcome<Value, Failure: Equatable> {
 enum AsyncValueMember: Int {
     case value, state, error, isLoading, activity, partialValue, waitingCount
     case pendingEdits, editError, isLoadingMore, moreActivity, moreError, hasMore, isInvalidated, freshSince
+    case settledAt, conflicts
 
-    @usableFromInline static let count = 15
+    @usableFromInline static let count = 17
 }

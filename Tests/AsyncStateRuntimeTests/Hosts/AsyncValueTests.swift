@@ -236,6 +236,45 @@ struct AsyncValueTests {
         await value.reload()
         #expect(value.state == .notLoaded, "nothing to reload")
     }
+
+    // From an outside reading: the start stored its request after the
+    // observer's reset had forgotten it, so reload() loaded it again and
+    // what its closure captured stayed.
+    @Test("reset from a change handler while a load starts forgets its request too: reload does nothing")
+    func resetWhileStarting() async {
+        final class Captured: Sendable {}
+        weak var released: Captured?
+        let value = Value(value: 1)
+        withObservationTracking {
+            _ = value.isLoading
+        } onChange: {
+            MainActor.assumeIsolated { value.reset() }
+        }
+        do {
+            let captured = Captured()
+            released = captured
+            await value.load { withExtendedLifetime(captured) { 7 } }
+        }
+        #expect(value.state == .notLoaded)
+        #expect(released == nil)
+        await value.reload()
+        #expect(value.state == .notLoaded, "nothing to reload")
+    }
+
+    @Test("a load cancelled from a change handler as it starts is not kept: reload repeats the load before it")
+    func cancelWhileStarting() async {
+        let value = Value()
+        await value.load { 1 }
+        withObservationTracking {
+            _ = value.isLoading
+        } onChange: {
+            MainActor.assumeIsolated { value.cancel() }
+        }
+        await value.load { 2 }
+        #expect(value.state == .success(value: 1))
+        await value.reload()
+        #expect(value.state == .success(value: 1), "the first load, repeated")
+    }
 }
 
 @Suite("AnyError")
@@ -253,6 +292,49 @@ struct AnyErrorTests {
         #expect(AnyError(Described(text: "a")) == AnyError(Described(text: "a")))
         #expect(AnyError(Described(text: "a")) != AnyError(Described(text: "b")))
         #expect(AnyError(Described(text: "a")) != AnyError(TestError.offline))
+    }
+
+    // From an outside reading: a class error prints its type's name alone,
+    // so two failures with different messages compared equal, and a reader
+    // of `moreError` or `editError` was not told when one replaced the other.
+    final class APIFailure: Error, Sendable {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    @Test(
+        "errors of a class compare by identity, then by what they hold",
+        arguments: [
+            ("the same instance", true),
+            ("another instance, the same message", true),
+            ("another message", false),
+        ])
+    func classErrors(case name: String, equal: Bool) {
+        let timeout = APIFailure("timeout")
+        let other =
+            switch name {
+            case "the same instance": timeout
+            case "another instance, the same message": APIFailure("timeout")
+            default: APIFailure("server said 503")
+            }
+        #expect((AnyError(timeout) == AnyError(other)) == equal)
+    }
+
+    @Test("a reader of moreError is told when a failure of a class replaces another")
+    @MainActor
+    func moreErrorOfAClassChanges() async {
+        let list = AsyncValue<Pages<Int, Int>, AnyError>()
+        await list.load { Pages([1], next: 1) }
+        await list.loadMore { (_: Int) in LoadRequest { throw APIFailure("timeout") } }
+        let told = LockedValue(false)
+        withObservationTracking {
+            _ = list.moreError
+        } onChange: {
+            told.withLock { $0 = true }
+        }
+        await list.loadMore { (_: Int) in LoadRequest { throw APIFailure("server said 503") } }
+        #expect((list.moreError?.base as? APIFailure)?.message == "server said 503")
+        #expect(told.current)
     }
 
     @Test("is an Error itself: thrown and caught as any Error, it keeps what was thrown")

@@ -70,6 +70,43 @@ struct HostObservationTests {
         #expect(value.value == 6 && value.pendingEdits.isEmpty)
     }
 
+    /// Adds one while the value is below ten; past it the edit no longer applies.
+    struct AddOneBelowTen: Edit {
+        func apply(to value: inout Int) -> Bool {
+            guard value < 10 else { return false }
+            value += 1
+            return true
+        }
+    }
+
+    // From an outside reading: `settledAt` and `conflicts`, which the README
+    // lists as what a view reads, were members of `Loadable` only, and a
+    // reader of `value.loadable.conflicts` was told of every change.
+    @Test("AsyncValue: settledAt and conflicts are members of their own, told when the value settles and when an edit stops applying")
+    func settledAtAndConflicts() async {
+        let clock = TestClock()
+        let value = AsyncValue<Int, TestError>(value: 1, clock: clock)
+        let readers = Readers()
+        readers.add("settledAt", rereads: true) { _ = value.settledAt }
+        readers.add("conflicts", rereads: true) { _ = value.conflicts }
+        let save = Gate<Bool>()
+        let editing = await startCaller { await value.edit(AddOneBelowTen(), saving(save)) }
+        await save.waitForArrivals()
+        let load = Gate<Int>()
+        let loading = await startCaller { await value.load { () async throws(TestError) in await load.value() ?? -1 } }
+        await load.waitForArrivals()
+        #expect(readers.told == [:], "an edit and a load in flight change neither")
+        clock.advance(by: .seconds(5))
+        load.open(with: 10)
+        await loading.value
+        #expect(readers.told == ["settledAt": 1, "conflicts": 1])
+        #expect(value.settledAt == LoadClock.Instant(offset: .seconds(5)))
+        #expect(value.conflicts.count == 1 && value.conflicts == value.loadable.conflicts)
+        save.open(with: true)
+        _ = await editing.value
+        #expect(value.conflicts.isEmpty)
+    }
+
     @Test("Cache: a reader of one entry is not told when another entry loads")
     func cache() async {
         let cache = Cache<Int, Int, Never>(clock: ContinuousClock(), staleAfter: .seconds(60)) { key in
