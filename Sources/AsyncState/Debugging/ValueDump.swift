@@ -235,7 +235,10 @@ package enum ValueDump {
         }
         if isAddress(value) { return "(an address)" }
         if let elements = elementsInsteadOfAddress(value, mirror) { return elements }
-        if mirror.children.isEmpty {
+        // A subclass may hold all its fields in a superclass: it is empty
+        // only if the whole chain is (it printed `NotFound()` whatever its
+        // message, and two such errors compared equal).
+        if mirror.children.isEmpty, mirror.displayStyle != .class || fields(mirror).isEmpty {
             switch mirror.displayStyle {
             case .enum: return "." + String(describing: value)
             // A value type that reflects nothing but describes itself —

@@ -11,11 +11,12 @@
 /// nothing, or throws `AnyError`, takes the typed one without ambiguity.
 ///
 /// Two `AnyError`s are equal when the wrapped errors are of the same type and
-/// either compare equal (for `Equatable` errors) or print the same — an
-/// instance of a class by its stored properties (`String(dumping:)`),
-/// as such an error prints only its type's name: two failures of one error
-/// class with different messages are not equal, so a reader of the error
-/// is told when one replaces the other.
+/// compare equal (for `Equatable` errors), are one instance (for an error
+/// class that is not `Equatable`: a new failure is a new instance, so a
+/// reader of the error is told when one replaces another), or else print
+/// the same (`String(reflecting:)`). A class instance inside such an error
+/// prints as its type's name alone: make the error `Equatable` to compare
+/// what it holds.
 ///
 /// ```swift
 /// let profile = AsyncValue<Profile, AnyError>()
@@ -37,10 +38,11 @@ public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
         if let equatable = lhs.base as? any Equatable {
             return equatable.isEqual(to: rhs.base)
         }
-        // A class instance prints its type's name alone: compared by
-        // identity, then by what it holds.
+        // A class instance prints its type's name alone, so printing cannot
+        // tell two failures apart; and comparing what they hold would render
+        // both whole on the main actor, however large. By identity.
         if type(of: lhs.base) is AnyObject.Type {
-            return lhs.base as AnyObject === rhs.base as AnyObject || String(dumping: lhs.base) == String(dumping: rhs.base)
+            return lhs.base as AnyObject === rhs.base as AnyObject
         }
         return String(reflecting: lhs.base) == String(reflecting: rhs.base)
     }

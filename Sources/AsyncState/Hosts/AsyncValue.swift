@@ -424,8 +424,9 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     }
 
     /// Repeats the last load of the value lane — the last one that started
-    /// or queued, not a start its policy ignored, nor one cancelled or reset
-    /// from an observer before its call returned — superseding one in
+    /// or queued, not a start its policy ignored, nor one that ended
+    /// cancelled as it started when nothing was kept before it (as a
+    /// ``reset()`` from an observer ends one) — superseding one in
     /// flight. Does nothing if nothing was loaded yet, or since ``reset()``.
     /// A ``Cache`` entry loads its key's request instead, whatever it loaded
     /// last.
@@ -556,13 +557,16 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     func entering(_ request: LoadRequest<Value, Failure>, _ overlap: OverlapPolicy, context: (any LoadContext)? = nil) -> Entry {
         if let id = loadToJoin(under: overlap) { return joining(id) }
         let entry = beginning(.load(request, overlap), context: context)
-        // What `reload()` repeats is the last load that started or queued
-        // and is still going or ended on its own: a start its policy
-        // ignored never loaded, and one that ended cancelled before it
-        // returned was cancelled or reset from an observer as it started —
-        // kept after a `reset()`, it would outlive it.
+        // What `reload()` repeats is the last load that started or queued:
+        // a start its policy ignored never loaded. One that ended cancelled
+        // as it started, with no request kept — a `reset()` from an observer
+        // ended it and forgot the last — is not kept: it must not outlive
+        // the reset. Told apart from other cancellations in this rare
+        // branch only: a count or flag read on every load's way cost a load
+        // 33 instructions (BENCHMARKS.md, issue 25, twentieth pass).
         switch entry {
-        case .done(.ignored), .done(.left): break
+        case .done(.ignored): break
+        case .done(.left) where _lastRequest == nil: break
         default: _lastRequest = request
         }
         return entry

@@ -300,7 +300,10 @@ final class SharedLoads: Observable {
     /// find it — `loadIfNeeded` and `.join` wait for it — and
     /// `runningCount` counts it. It holds a share no one gives up: no
     /// caller started it, so none leaving may cancel it; it ends with its
-    /// last action, or with `cancel()`, `reset()` and its entry's release.
+    /// last action, or with a `cancel()`, `reset()` or release of its entry
+    /// made once it has begun. One made in the same handler, after the call
+    /// that asked for it, is processed before it begins, and does not reach
+    /// it (as before it was tracked).
     /// Out of line: `began` runs on every load's start, this rarely.
     @inline(never)
     private func beganUnentered(_ id: LoadID) {

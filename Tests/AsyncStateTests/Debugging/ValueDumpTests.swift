@@ -70,6 +70,20 @@ struct ValueDumpTests {
         #expect(!text.contains("0x"))
     }
 
+    class Failure {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+    final class NotFound: Failure {}
+
+    // From a second reading: a subclass that adds no field printed as
+    // `NotFound()`, so two of them with different messages dumped alike.
+    @Test("a subclass whose fields are all its superclass's prints them")
+    func subclassFields() {
+        #expect(String(dumping: NotFound("user 7")) == #"NotFound(message: "user 7")"#)
+        #expect(String(dumping: NotFound("a")) != String(dumping: NotFound("b")))
+    }
+
     // The mirror of a plain loadable is the same as before issue 25: the
     // fields of a layer (freshness, the queue, edits, pages) appear only
     // once that layer is used (see the next tests).
