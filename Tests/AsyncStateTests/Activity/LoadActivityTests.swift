@@ -6,6 +6,15 @@ import Testing
 /// the five-case `AsyncState`.
 @Suite("Activity")
 struct LoadActivityTests {
+    // From mutation testing: equality ignored the wait, so a banner's
+    // "retrying in 2 s" did not change to "in 4 s".
+    @Test("two retry reports that differ only in their wait are not equal")
+    func retryReportsDifferingInWait() {
+        let sooner = LoadRetry(attempt: 1, of: 3, failure: TestError.offline, wait: .seconds(1))
+        #expect(sooner != LoadRetry(attempt: 1, of: 3, failure: TestError.offline, wait: .seconds(2)))
+        #expect(sooner == LoadRetry(attempt: 1, of: 3, failure: TestError.offline, wait: .seconds(1)))
+    }
+
     static func loadable(_ actions: LoadAction<Int, TestError>...) -> Resource {
         var resource = Resource()
         for action in actions { _ = resource.apply(action) }

@@ -67,6 +67,25 @@ struct PagesCollectionTests {
         #expect(pages.description == description)
     }
 
+    // From mutation testing: a boundary at the end of the replaced range.
+    @Test("replacing a page's last element with more moves its boundary to where the new elements end")
+    func replacingAtAPageEndGrowsThatPage() {
+        var pages = Pages<Int, Int>([1, 2], next: 2)
+        pages.append(Pages([3], next: nil))
+        pages.replaceSubrange(1..<2, with: [7, 8])
+        #expect(pages.elements == [1, 7, 8, 3])
+        #expect(pages.description == "4 elements in 2 pages (3, 1), end", "both new elements stay in the first page")
+    }
+
+    @Test("append(_:window:) with a window below one page keeps one, as Loadable(window:) does")
+    func windowBelowOneKeepsOnePage() {
+        var pages = Pages<Int, Int>([1, 2], next: 2)
+        pages.append(Pages([3, 4], next: 3), window: 0)
+        #expect(pages.elements == [3, 4])
+        #expect(pages.pageCount == 1)
+        #expect(pages.nextPage == 3)
+    }
+
     /// Removes a row: the natural spelling of a delete.
     struct RemoveRow: Edit {
         var row: Int

@@ -24,6 +24,10 @@ struct BackoffTests {
             (.exponential(initial: .seconds(-1), maximum: .seconds(5)), 3, .zero),
             (.exponential(initial: .seconds(1), maximum: .seconds(-5)), 3, .zero),
             (.exponential(initial: .seconds(9), maximum: .seconds(5)), 1, .seconds(5)),
+            // An initial wait past the maximum is the maximum also when nothing grows it
+            // (mutation testing: with the default multiplier, a later clamp hid a missing one).
+            (.exponential(initial: .seconds(9), multiplier: 1, maximum: .seconds(5)), 3, .seconds(5)),
+            (.exponential(initial: .seconds(9), multiplier: 0.5, maximum: .seconds(5)), 1, .seconds(5)),
             (.exponential(initial: .seconds(2), multiplier: 0.5, maximum: .seconds(5)), 4, .seconds(2)),
             (.exponential(initial: .seconds(2), multiplier: -2, maximum: .seconds(5)), 4, .seconds(2)),
             (.exponential(initial: .seconds(2), multiplier: .nan, maximum: .seconds(5)), 4, .seconds(2)),
