@@ -35,7 +35,7 @@ enum KitInvariant: String, CaseIterable, Sendable {
         // a late result go by returning `.none` drops it as surely as a
         // loadable's gate, though it cannot say so.
         if event.isResult, !isDropped, !loadablesBefore.contains(where: { $0.loadable.liveIDs.contains(event.id) }),
-            String(dumping: before) != String(dumping: after)
+            changed(from: before, to: after)
         {
             return (
                 .noStaleResultWins,
@@ -74,6 +74,15 @@ enum KitInvariant: String, CaseIterable, Sendable {
         return nil
     }
 
+    /// Whether a step changed the state: `!=` for an `Equatable` state, which
+    /// sees what the dump does not (past its depth, or its text alike), and
+    /// otherwise — or when `==` calls the two equal — their dumps, which see
+    /// a field `==` ignores.
+    static func changed(from before: Any, to after: Any) -> Bool {
+        if let before = before as? any Equatable, !before.isEqual(toAny: after) { return true }
+        return String(dumping: before) != String(dumping: after)
+    }
+
     /// Whether `state`, at the end of an ordering, still has loads running.
     static func checkEnd(_ state: Any) -> (KitInvariant, String)? {
         for entry in LoadInspection.loadables(in: state) where !entry.loadable.liveIDs.isEmpty {
@@ -84,5 +93,12 @@ enum KitInvariant: String, CaseIterable, Sendable {
             )
         }
         return nil
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(toAny other: Any) -> Bool {
+        (other as? Self) == self
     }
 }

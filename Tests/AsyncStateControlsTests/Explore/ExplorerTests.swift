@@ -51,6 +51,59 @@ struct ExplorerTests {
         #expect(failure.minimized.actions.count < failure.recording.actions.count)
     }
 
+    /// A search that keeps a log of late results deep in its state, past
+    /// the dump's depth: a stale result it writes there changes no dump.
+    struct DeepLog: Reducer {
+        indirect enum Chain: Equatable {
+            case end([String])
+            case link(Chain)
+
+            static func deep(_ depth: Int) -> Chain { depth == 0 ? .end([]) : .link(deep(depth - 1)) }
+
+            mutating func append(_ text: String) {
+                switch self {
+                case .end(let texts): self = .end(texts + [text])
+                case .link(var inner):
+                    inner.append(text)
+                    self = .link(inner)
+                }
+            }
+        }
+
+        struct State: Equatable {
+            var results = Loadable<String, SearchFailure>()
+            var late = Chain.deep(40)
+        }
+
+        let fetch: @MainActor @Sendable () async throws(SearchFailure) -> String
+
+        func reduce(into state: inout State, action: SearchFeature.Action) -> Effect<SearchFeature.Action> {
+            switch action {
+            case .search:
+                let fetch = fetch
+                return state.results.load(
+                    SearchFeature.Action.results, LoadRequest { () async throws(SearchFailure) in try await fetch() },
+                    overlap: .latestWins(cancellingEarlier: false))
+            case .cancel: return .cancel(load: state.results.cancel())
+            case .results(.finished(let id, let value)) where state.results.inFlightID != id:
+                state.late.append(value)
+                return .none
+            case .results(let load): return state.results.reduce(load)
+            }
+        }
+    }
+
+    // From an earlier reading: the check compared dumps only, which stop at a
+    // depth of 32 — a stale result written deeper went unseen.
+    @Test("a stale result written deeper than the dump shows is caught in an Equatable state")
+    func staleResultPastDumpDepth() async throws {
+        let report = await explore(DeepLog.State(), script: [.search("s"), .search("sw")]) { operations in
+            DeepLog(fetch: operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") })
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "no stale result wins")
+    }
+
     @Test("a load that never ends is reported as stuck loading")
     func stuckCaught() async throws {
         let report = await explore(State(), script: [.search("s")]) { feature($0) { $0.ignoresResults = true } }
