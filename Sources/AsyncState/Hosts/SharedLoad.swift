@@ -304,6 +304,7 @@ final class SharedLoads: Observable {
     /// made once it has begun. One made in the same handler, after the call
     /// that asked for it, is processed before it begins, and does not reach
     /// it (as before it was tracked).
+    ///
     /// Out of line: `began` runs on every load's start, this rarely.
     @inline(never)
     private func beganUnentered(_ id: LoadID) {
