@@ -37,3 +37,10 @@ public final class LockedValue<Value>: @unchecked Sendable {
     /// A copy of the value.
     public var current: Value { withLock { $0 } }
 }
+
+extension LockedValue: CustomReflectable {
+    /// The value, read under the lock: a dump (a failure message, a
+    /// snapshot) that read the stored property while another thread changed
+    /// it raced, and could crash.
+    public var customMirror: Mirror { Mirror(self, children: ["value": current]) }
+}

@@ -9,12 +9,17 @@ struct TestLocation: Sendable {
     let filePath: StaticString
     let line: UInt
     let column: UInt
+    /// Whether a Swift Testing test was running where the assertion was
+    /// written: a failure found later, off the test's task (a test store
+    /// released on another task), goes to Swift Testing still.
+    let isInSwiftTesting: Bool
 
     init(fileID: String, filePath: StaticString, line: UInt, column: UInt) {
         self.fileID = fileID
         self.filePath = filePath
         self.line = line
         self.column = column
+        self.isInSwiftTesting = Test.current != nil
     }
 
     /// The path of the test file, as a `String`.
@@ -24,7 +29,10 @@ struct TestLocation: Sendable {
 /// Reports a failure to the framework running the current test: Swift Testing
 /// when a Swift Testing test is running, XCTest otherwise.
 func reportFailure(_ message: String, at location: TestLocation) {
-    if Test.current != nil {
+    // Off the test's task, Swift Testing knows no current test, and XCTest
+    // — which no test of its own runs — would drop the failure. Recorded
+    // there all the same, it fails the run, though no test is named.
+    if Test.current != nil || location.isInSwiftTesting {
         Issue.record(
             Comment(rawValue: message),
             sourceLocation: SourceLocation(

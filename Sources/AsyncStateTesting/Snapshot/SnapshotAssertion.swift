@@ -1,6 +1,7 @@
 import AsyncState
 import AsyncStateControls
 import Foundation
+import Testing
 
 /// Runs `body` while recording every transition of `store`, then compares the
 /// recording with the snapshot `name` stored beside the test file, in
@@ -21,7 +22,8 @@ import Foundation
 ///   - store: the store whose transitions are recorded, from its current state on.
 ///   - name: the snapshot's name, unique within the test file; it names the
 ///     file, each character other than a letter, a digit, `-`, `_` or `.`
-///     becoming `-`. Two names that make one file name fail.
+///     becoming `-`. Two names that make one file name fail, and so does
+///     one name asserted by two Swift Testing tests.
 ///   - record: when to write the file; `nil` uses ``SnapshotRecordMode/current``.
 ///   - fileID: the test file, for failures; the caller's by default.
 ///   - filePath: the test file's path, beside which `__Snapshots__` lives.
@@ -55,7 +57,8 @@ public func assertStateSequence<State, Action>(
 ///   - recording: the recorded run to compare.
 ///   - name: the snapshot's name, unique within the test file; it names the
 ///     file, each character other than a letter, a digit, `-`, `_` or `.`
-///     becoming `-`. Two names that make one file name fail.
+///     becoming `-`. Two names that make one file name fail, and so does
+///     one name asserted by two Swift Testing tests.
 ///   - record: when to write the file; `nil` uses ``SnapshotRecordMode/current``.
 ///   - fileID: the test file, for failures; the caller's by default.
 ///   - filePath: the test file's path, beside which `__Snapshots__` lives.
@@ -73,6 +76,11 @@ public func assertSnapshot<State, Action>(
 ) {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let snapshot = SnapshotFile(name: name, testFile: location.path)
+    if record == nil,
+        let problem = SnapshotRecordMode.environmentProblem(environment: { key in getenv(key).map { String(cString: $0) } })
+    {
+        return reportFailure(problem, at: location)
+    }
     if let failure = snapshot.check(recording.text, mode: record ?? .current) {
         reportFailure(failure, at: location)
     }
@@ -92,18 +100,45 @@ struct SnapshotFile {
         url = folder.appendingPathComponent(Self.fileName(for: name))
     }
 
-    /// The name that claimed each snapshot file in this run, by path: two
-    /// names can make one file name (`a/b` and `a:b` both make `a-b.txt`),
-    /// and the second would compare against, or record over, the first's
-    /// snapshot.
-    private static let claims = LockedValue<[String: String]>([:])
+    /// What claimed each snapshot file in this run, by path: its name and
+    /// the Swift Testing test that asserted it. Two names can make one file
+    /// name (`a/b` and `a:b` both make `a-b.txt`), and two tests of a file
+    /// can give one name: the second would compare against, or record over,
+    /// the first's snapshot — which one depends on the order tests run in.
+    private static let claims = LockedValue<[String: Claim]>([:])
 
-    /// Claims this snapshot's file for its name; returns the other name
-    /// that claimed it first in this run, if one did.
-    func claimFile() -> String? {
+    struct Claim {
+        let name: String
+        let test: Asserter?
+    }
+
+    /// A test that asserts a snapshot: its identity, and its name for messages.
+    struct Asserter {
+        let id: String
+        let name: String
+
+        /// The Swift Testing test running now, if one is.
+        static var current: Asserter? { Test.current.map { Asserter(id: "\($0.id)", name: $0.name) } }
+    }
+
+    /// Claims this snapshot's file for its name and the current test;
+    /// returns why it cannot, if another name or another test claimed it
+    /// first in this run. A test that asserts one name twice (a repetition,
+    /// or a step of its own) claims it again.
+    func claimFile(by test: Asserter?) -> String? {
         Self.claims.withLock { claims in
-            if let other = claims[url.path], other != name { return other }
-            claims[url.path] = name
+            if let other = claims[url.path] {
+                if other.name != name {
+                    return
+                        "Snapshots \"\(other.name)\" and \"\(name)\" make one file, \(url.path): a file name keeps letters, digits, '-', '_' and '.', and every other character becomes '-'. Give one of them another name; nothing was compared or recorded."
+                }
+                if let first = other.test, let test, first.id != test.id {
+                    return
+                        "Snapshot \"\(name)\" is asserted by two tests, \(first.name) and \(test.name), which would share its file \(url.path). Give each test's snapshot a name of its own; nothing was compared or recorded."
+                }
+                return nil
+            }
+            claims[url.path] = Claim(name: name, test: test)
             return nil
         }
     }
@@ -115,13 +150,10 @@ struct SnapshotFile {
     }
 
     /// Compares or records `actual`; returns the failure message, if any.
-    func check(_ actual: String, mode: SnapshotRecordMode) -> String? {
+    func check(_ actual: String, mode: SnapshotRecordMode, by test: Asserter? = .current) -> String? {
         guard !name.isEmpty else { return "A snapshot needs a non-empty name." }
         let path = url.path
-        if let other = claimFile() {
-            return
-                "Snapshots \"\(other)\" and \"\(name)\" make one file, \(path): a file name keeps letters, digits, '-', '_' and '.', and every other character becomes '-'. Give one of them another name; nothing was compared or recorded."
-        }
+        if let clash = claimFile(by: test) { return clash }
         guard FileManager.default.fileExists(atPath: path) else {
             if mode == .never {
                 return

@@ -25,7 +25,9 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable {
     public static let environmentVariable = "ASYNCSTATE_RECORD"
 
     /// The mode to use when an assertion names none: ``environmentVariable`` if
-    /// set to a mode's name, else ``never`` under CI, else ``missing``.
+    /// set to a mode's name, else ``never`` under CI (`CI` set, and not
+    /// `false`, `no` or `0`), else ``missing``. An assertion that names no
+    /// mode fails when ``environmentVariable`` names none of them.
     public static var current: SnapshotRecordMode {
         resolve(environment: { key in getenv(key).map { String(cString: $0) } })
     }
@@ -37,9 +39,19 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable {
         {
             return mode
         }
-        if let ci = environment("CI"), !ci.isEmpty, ci.lowercased() != "false", ci != "0" {
+        if let ci = environment("CI"), !ci.isEmpty, !["false", "no", "0"].contains(ci.lowercased()) {
             return .never
         }
         return .missing
+    }
+
+    /// Why ``environmentVariable``, as `environment` reads it, sets no mode
+    /// though it is set; `nil` when it is unset or names a mode.
+    static func environmentProblem(environment: (String) -> String?) -> String? {
+        guard let value = environment(environmentVariable), SnapshotRecordMode(rawValue: value.lowercased()) == nil else {
+            return nil
+        }
+        let names = Self.allCases.map(\.rawValue).joined(separator: ", ")
+        return "\(environmentVariable)=\(value) names no record mode (\(names)); nothing was compared or recorded."
     }
 }

@@ -27,7 +27,9 @@ extension Loadable {
     ///     unless a partial value or pending edits are shown, when it is
     ///     `settledState`'s.
     ///   - settledState: the state a cancel returns to; by default `state`
-    ///     when it is settled, else `.notLoaded`.
+    ///     when it is settled, the value's `.success` for a refresh
+    ///     (`.refreshing(value:)` with no partial value or pending edits
+    ///     shown), else `.notLoaded`.
     ///   - inFlightID: the load in flight, if any.
     ///   - newestID: the newest load ever started or queued; by default
     ///     `inFlightID`, or the newest queued load.
@@ -76,7 +78,12 @@ extension Loadable {
         window: Int? = nil
     ) {
         let showsOverlay = partialValue != nil || !pendingEdits.isEmpty
-        let settled = settledState ?? (state.isSettled ? state : .notLoaded)
+        let settled: AsyncState<Value, Failure> =
+            if let settledState { settledState } else if state.isSettled {
+                state
+            } else if !showsOverlay, case .refreshing(let shown) = state {
+                .success(value: shown)
+            } else { .notLoaded }
         let confirmed: Value? = value ?? (showsOverlay ? settled.value : state.value)
         var fields = Fields(settledState: settled)
         fields.confirmedValue = confirmed

@@ -163,7 +163,7 @@ public final class TestStore<State: Equatable, Action> {
             return task
         }
         let sent = pending.removeFirst()
-        check(sent, step: "send(\(describe(action)))", updateExpected, at: location)
+        check(sent, step: "send(\(self.describe(action)))", updateExpected, at: location)
         return task
     }
 
@@ -180,10 +180,9 @@ public final class TestStore<State: Equatable, Action> {
         line: UInt = #line,
         column: UInt = #column
     ) async where Action: Equatable {
+        let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         await receive(
-            describe(expected), matching: { $0 == expected }, assert: updateExpected, timeout: timeout,
-            fileID: fileID, filePath: filePath, line: line, column: column
-        )
+            named: self.describe(expected), matching: { $0 == expected }, assert: updateExpected, timeout: timeout, at: location)
     }
 
     /// Waits for the next action an effect sends, checks it satisfies
@@ -200,18 +199,39 @@ public final class TestStore<State: Equatable, Action> {
         column: UInt = #column
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        await receive(named: name, matching: matches, assert: updateExpected, timeout: timeout, at: location)
+    }
+
+    /// `receive`, naming the action only for a failure: a name is a dump of
+    /// the action, which a passing step does not need — and a dump reads
+    /// what an object in the action holds without its lock.
+    private func receive(
+        named name: @autoclosure () -> String,
+        matching matches: (Action) -> Bool,
+        assert updateExpected: ((inout State) -> Void)?,
+        timeout: Duration?,
+        at location: TestLocation
+    ) async {
+        // One continuation waits for the next arrival: a second `receive`
+        // while one waits would take it, and the first would never return.
+        guard arrival == nil else {
+            reportFailure(
+                "receive(\(name())) was called while another receive waits for an action. Await each receive before the next.",
+                at: location)
+            return
+        }
         while true {
             guard await nextArrival(timeout: timeout ?? self.timeout) else {
-                reportFailure("Expected to receive \(name), but no action arrived within \(timeout ?? self.timeout).", at: location)
+                reportFailure("Expected to receive \(name()), but no action arrived within \(timeout ?? self.timeout).", at: location)
                 return
             }
             let transition = pending.removeFirst()
             if matches(transition.action) {
-                check(transition, step: "receive(\(name))", updateExpected, at: location)
+                check(transition, step: "receive(\(name()))", updateExpected, at: location)
                 return
             }
             if exhaustivity == .on {
-                reportFailure("Expected to receive \(name), but received \(describe(transition.action)).", at: location)
+                reportFailure("Expected to receive \(name()), but received \(describe(transition.action)).", at: location)
                 state = transition.state
                 return
             }
@@ -247,7 +267,7 @@ public final class TestStore<State: Equatable, Action> {
 
     private func check(
         _ transition: Transition<State, Action>,
-        step: String,
+        step: @autoclosure () -> String,
         _ updateExpected: ((inout State) -> Void)?,
         at location: TestLocation
     ) {
@@ -262,7 +282,7 @@ public final class TestStore<State: Equatable, Action> {
         }
         if expected != transition.state {
             let diff = fieldChanges(from: expected, to: transition.state)
-            reportFailure("State after \(step) differs from the expected state (expected → actual):\n\(diff)", at: location)
+            reportFailure("State after \(step()) differs from the expected state (expected → actual):\n\(diff)", at: location)
         }
         state = transition.state
     }

@@ -44,6 +44,23 @@ final class SnapshotFileTests {
         #expect(snapshot.check(recorded, mode: mode == .all ? .missing : mode) == nil, "the first name still compares")
     }
 
+    // From an outside reading: only two names that make one file clashed;
+    // one name in two tests compared or recorded over the other's snapshot,
+    // whichever test ran first.
+    @Test("one name asserted by two tests: the second fails and neither compares nor records; the first may assert it again")
+    func oneNameTwoTests() throws {
+        let first = SnapshotFile.Asserter(id: "first()", name: "first()")
+        let second = SnapshotFile.Asserter(id: "second()", name: "second()")
+        #expect(snapshot.check(recorded, mode: .missing, by: first) != nil, "recorded")
+        let failure = try #require(snapshot.check("# AsyncState state sequence\ninitial: 9\n", mode: .all, by: second))
+        #expect(
+            failure
+                == "Snapshot \"refresh flow\" is asserted by two tests, first() and second(), which would share its file \(path). Give each test's snapshot a name of its own; nothing was compared or recorded."
+        )
+        #expect(try contents() == recorded, "the first test's snapshot is kept")
+        #expect(snapshot.check(recorded, mode: .missing, by: first) == nil, "the first test still compares")
+    }
+
     @Test("missing + record missing: written (folders created) and the test fails once, saying so")
     func recordMissing() throws {
         let failure = snapshot.check(recorded, mode: .missing)

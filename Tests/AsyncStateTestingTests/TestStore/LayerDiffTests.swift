@@ -47,6 +47,16 @@ struct LayerDiffTests {
         }
     }
 
+    // From an outside reading: a refresh needed `settledState:` though it
+    // is what a plain refresh has — "name only what differs".
+    @Test("a refresh is expected by its state alone: it settles back to the value it shows")
+    func refreshByStateAlone() async {
+        let store = store(Numbers(value: [1]))
+        store.send(.started(LoadID(1))) { $0 = Numbers(expecting: .refreshing(value: [1]), inFlightID: LoadID(1)) }
+        store.send(.cancelled(LoadID(1))) { $0 = Numbers(expecting: .success(value: [1]), newestID: LoadID(1)) }
+        await store.finish()
+    }
+
     @Test("the newest edit")
     func newestEditID() {
         let store = store(Numbers(value: [0]))

@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateControls
 import AsyncStateTesting
 import Testing
 
@@ -84,4 +85,68 @@ struct TestStoreFailureTests {
         await store.receive(3) { $0 = [1, 2, 3] }
         await store.finish()
     }
+
+    /// Counts how often it is dumped.
+    final class Tripwire: CustomReflectable, Sendable {
+        let dumps = LockedValue(0)
+        var customMirror: Mirror {
+            dumps.withLock { $0 += 1 }
+            return Mirror(self, children: [:])
+        }
+    }
+
+    enum Tripped: Equatable {
+        case ping(Tripwire)
+        case pong(Tripwire)
+
+        static func == (lhs: Tripped, rhs: Tripped) -> Bool {
+            switch (lhs, rhs) {
+            case (.ping(let a), .ping(let b)), (.pong(let a), .pong(let b)): a === b
+            default: false
+            }
+        }
+    }
+
+    // From an outside reading: every step dumped its action for a name it
+    // needed only to fail, and a dump reads an object's fields without its
+    // lock — an action that carried a `LockedValue` another thread changed
+    // crashed the test process.
+    @Test("a passing send or receive does not dump its action")
+    func passingStepsDumpNothing() async {
+        let tripwire = Tripwire()
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, Tripped> { state, action in
+                state += 1
+                guard case .ping(let wire) = action else { return .none }
+                return .send(.pong(wire))
+            })
+        store.send(.ping(tripwire)) { $0 = 1 }
+        await store.receive(.pong(tripwire)) { $0 = 2 }
+        await store.finish()
+        #expect(tripwire.dumps.current == 0)
+    }
+
+    @Test("a LockedValue dumps its value, read under its lock; a Gate dumps nothing that changes")
+    func lockedDumps() {
+        #expect(String(dumping: LockedValue([1: 2])) == "LockedValue<Dictionary<Int, Int>>(value: [1: 2])")
+        #expect(String(dumping: Gate<Int>()) == "Gate<Int>()")
+    }
+
+    // From an outside reading: the second receive took the first's
+    // continuation, which leaked, and the test never ended.
+    @Test("a receive while another waits fails at once, and the test ends")
+    func overlappingReceives() async {
+        let store = TestStore(initialState: 0, reducer: Reduce<Int, Bool> { _, _ in .none })
+        store.timeout = .milliseconds(20)
+        await withKnownIssue {
+            async let first: Void = store.receive(true)
+            async let second: Void = store.receive(false)
+            _ = await (first, second)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("was called while another receive waits") || text.contains("no action arrived")
+        }
+    }
+
 }
