@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateControls
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
@@ -81,5 +82,60 @@ struct EffectTests {
         second.open(with: 0)
         await b.finish()
         #expect(!second.observedCancellation)
+    }
+}
+
+// Pinned after mutation testing: with the line that cancels a concatenation
+// at launch gone, or with `map` dropping a run effect's ID, every test passed.
+@Suite("Effects: a concatenation cancelled before it starts")
+@MainActor
+struct ConcatenationCancelledBeforeStartTests {
+    @Test("a concatenation cancelled by its ID in the action that returned it runs none of its parts", arguments: EffectStart.allCases)
+    func cancelledInSameAction(start: EffectStart) async {
+        let store = Store(
+            initialState: [Int](),
+            reducer: Reduce<[Int], Int> { state, action in
+                guard action == 0 else {
+                    state.append(action)
+                    return .none
+                }
+                return .merge(
+                    Effect.concatenate(.send(1), .send(2)).cancellable(id: "chain"),
+                    .cancel(id: "chain"))
+            })
+        store._effectStart = start
+        await store.send(0).finish()
+        #expect(store.state == [])
+        #expect(store.runningEffectCount == 0)
+    }
+}
+
+@Suite("Effects: a mapped effect keeps its cancel ID")
+@MainActor
+struct MappedEffectCancelIDTests {
+    @Test("a cancellable run effect mapped to another action type is still cancelled by its ID", arguments: EffectStart.allCases)
+    func mappedRunKeepsItsID(start: EffectStart) async {
+        let gate = Gate<Int>()
+        let store = Store(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { state, action in
+                switch action {
+                case 0:
+                    return Effect<Int>.run { send in send(try await gate.wait()) }.cancellable(id: "wait").map { $0 + 100 }
+                case 1:
+                    return .cancel(id: "wait")
+                default:
+                    state = action
+                    return .none
+                }
+            })
+        store._effectStart = start
+        let waiting = store.send(0)
+        store.send(1)
+        await yieldUntil { store.runningEffectCount == 0 }
+        #expect(store.runningEffectCount == 0)
+        gate.open(with: 1)
+        await waiting.finish()
+        #expect(store.state == 0)
     }
 }

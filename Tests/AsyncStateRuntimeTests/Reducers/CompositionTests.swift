@@ -1,4 +1,5 @@
 import AsyncState
+import AsyncStateControls
 import AsyncStateTestSupport
 import AsyncStateTesting
 import Testing
@@ -260,5 +261,99 @@ struct KeyedStatesCompositionTests {
         store.send(.row(9, .finished(LoadID(1), 1)))
         #expect(dropped == [true])
         #expect(store.rows == [1: .init()])
+    }
+}
+
+// Pinned after mutation testing: `forEach` running its parent first, and
+// `ifLet` not cancelling a sheet its parent dismissed in answer to the
+// sheet's own action, each passed every test; both break their doc comments.
+@Suite("Reducers: forEach and ifLet order and dismissal")
+@MainActor
+struct ChildOrderAndDismissalTests {
+    struct Row: Reducer {
+        typealias State = Int
+        enum Action: Sendable { case tap }
+        func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+            state += 1
+            return .none
+        }
+    }
+
+    struct List: Reducer {
+        struct State: Equatable {
+            var rows = KeyedStates([(1, 0), (2, 0)])
+            /// What the parent saw of the row it was told about.
+            var seenByParent: [Int] = []
+        }
+        enum Action: Sendable { case row(Int, Row.Action) }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            Reduce<State, Action> { state, action in
+                if case .row(let key, .tap) = action { state.seenByParent.append(state.rows[key] ?? -1) }
+                return .none
+            }
+            .forEach(\.rows, action: Action.row, extract: { if case .row(let key, let action) = $0 { (key, action) } else { nil } }) {
+                Row()
+            }
+            .reduce(into: &state, action: action)
+        }
+    }
+
+    @Test("forEach runs the row's reducer first, then the parent's, which sees the row as the row left it")
+    func forEachRunsRowThenParent() {
+        let store = Store(initialState: List.State(), reducer: List())
+        store.send(.row(1, .tap))
+        store.send(.row(1, .tap))
+        #expect(store.state.seenByParent == [1, 2])
+    }
+
+    struct Sheet: Reducer {
+        struct State: Equatable {}
+        enum Action: Sendable { case wait(Gate<Int>), close, waited }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            guard case .wait(let gate) = action else { return .none }
+            return .run { send in
+                _ = try await gate.wait()
+                send(.waited)
+            }
+        }
+    }
+
+    struct Screen: Reducer {
+        struct State: Equatable {
+            var sheet: Sheet.State? = Sheet.State()
+            var sheetWaited = false
+        }
+        enum Action: Sendable { case sheet(Sheet.Action) }
+
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+            Reduce<State, Action> { state, action in
+                switch action {
+                case .sheet(.close): state.sheet = nil
+                case .sheet(.waited): state.sheetWaited = true
+                case .sheet: break
+                }
+                return .none
+            }
+            .ifLet(\.sheet, action: Action.sheet, extract: { if case .sheet(let action) = $0 { action } else { nil } }) {
+                Sheet()
+            }
+            .reduce(into: &state, action: action)
+        }
+    }
+
+    @Test("a sheet the parent dismisses in answer to the sheet's own action has its effects cancelled", arguments: EffectStart.allCases)
+    func dismissedByParentOnChildAction(start: EffectStart) async {
+        let store = Store(initialState: Screen.State(), reducer: Screen())
+        store._effectStart = start
+        let gate = Gate<Int>()
+        let waiting = store.send(.sheet(.wait(gate)))
+        #expect(store.runningEffectCount == 1)
+        store.send(.sheet(.close))
+        await yieldUntil { store.runningEffectCount == 0 }
+        #expect(store.runningEffectCount == 0)
+        gate.open(with: 1)
+        await waiting.finish()
+        #expect(store.state == Screen.State(sheet: nil, sheetWaited: false))
     }
 }

@@ -154,6 +154,35 @@ struct TestStoreTests {
         gates[0].open(with: "done")
     }
 
+    // Pinned after mutation testing: a check that started from the actual
+    // state, and a release check that ignored `exhaustivity`, passed every test.
+    @Test("exhaustive: a change of state the assertion leaves out fails the step")
+    func changeLeftOutOfAssertionFails() {
+        let (store, _) = makeStore()
+        withKnownIssue {
+            store.send(.rename("Settings")) // the title changes; nothing asserts it
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("State after send(.rename(\"Settings\")) differs from the expected state")
+                && text.contains(#"→ "Settings""#)
+        }
+    }
+
+    @Test("non-exhaustive: a store released with received actions unasserted reports nothing")
+    func nonExhaustiveReleaseIsQuiet() async {
+        let gates = GateQueue(count: 1)
+        // The store is released when this returns: with exhaustivity off, the
+        // two load actions never received must not fail the test then.
+        func loadWithoutAsserting() async {
+            let store = TestStore(initialState: Screen.State(), reducer: Screen(gates: gates))
+            store.exhaustivity = .off
+            let loading = store.send(.refresh)
+            gates[0].open(with: "Lee")
+            await loading.finish()
+        }
+        await loadWithoutAsserting()
+    }
+
     @Test("non-exhaustive: unasserted actions are skipped and partial assertions pass")
     func nonExhaustive() async {
         let (store, gates) = makeStore()
