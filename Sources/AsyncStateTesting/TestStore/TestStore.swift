@@ -51,6 +51,11 @@ public final class TestStore<State: Equatable, Action> {
     }
     private var arrival: CheckedContinuation<Bool, Never>?
     private let location: TestLocation
+    /// Where the test's latest step — a send, a receive, `finish` — was
+    /// written: what the store reports meanwhile (an effect's error nothing
+    /// handled) is reported there, nearer its cause than where the test
+    /// store was made.
+    private var stepLocation: TestLocation?
 
     private let ledger = EndOfTestLedger()
 
@@ -98,7 +103,7 @@ public final class TestStore<State: Equatable, Action> {
         // What a store reports as misuse — an effect's error nothing
         // handled, a reducer that sends — fails the test, where a plain
         // store prints it.
-        store.onIssue = { reportFailure($0, at: location) }
+        store.onIssue = { [weak self] in reportFailure($0, at: self?.stepLocation ?? location) }
         store._onRunningEffectCountChange = { [ledger] count in
             ledger.counts.withLock { $0.runningEffects = count }
         }
@@ -143,6 +148,7 @@ public final class TestStore<State: Equatable, Action> {
         column: UInt = #column
     ) -> StoreTask {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        stepLocation = location
         // A test that goes on after `finish()` is checked again when the
         // store is released: what this action starts is not yet finished.
         ledger.counts.withLock { $0.isFinished = false }
@@ -212,6 +218,7 @@ public final class TestStore<State: Equatable, Action> {
         timeout: Duration?,
         at location: TestLocation
     ) async {
+        stepLocation = location
         // One continuation waits for the next arrival: a second `receive`
         // while one waits would take it, and the first would never return.
         guard arrival == nil else {
@@ -250,6 +257,7 @@ public final class TestStore<State: Equatable, Action> {
         column: UInt = #column
     ) async {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        stepLocation = location
         ledger.counts.withLock { $0.isFinished = true }
         let running = store.runningEffectsTask
         _ = await firstOf(timeout: timeout ?? self.timeout) { await running.wait() }

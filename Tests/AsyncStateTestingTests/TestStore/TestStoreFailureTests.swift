@@ -10,14 +10,19 @@ private struct Boom: Error {}
 @Suite("TestStore: what fails a test", .timeLimit(.minutes(10)))
 @MainActor
 struct TestStoreFailureTests {
-    @Test("an effect that throws an error nothing handles fails the test")
+    // From an outside reading: the failure pointed at the line that made
+    // the test store, not at the step that was running.
+    @Test("an effect that throws an error nothing handles fails the test, at the step the test was at")
     func unhandledEffectErrorFails() async {
         let store = TestStore(initialState: 0, reducer: Reduce<Int, Bool> { _, _ in .run { _ in throw Boom() } })
+        let sendLine = #line + 2
         await withKnownIssue {
             store.send(true)
             await store.finish()
         } matching: { issue in
+            // The send's line, or the finish's if the effect ran after it.
             issue.comments.map(\.rawValue).joined().contains("Boom")
+                && [sendLine, sendLine + 1].contains(issue.sourceLocation?.line)
         }
     }
 
