@@ -36,7 +36,7 @@ public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func == (lhs: AnyError, rhs: AnyError) -> Bool {
         guard type(of: lhs.base) == type(of: rhs.base) else { return false }
         if let equatable = lhs.base as? any Equatable {
-            return equatable.isEqual(to: rhs.base)
+            return equatable.isEqual(toAny: rhs.base)
         }
         // A class instance prints its type's name alone, so printing cannot
         // tell two failures apart; and comparing what they hold would render
@@ -63,7 +63,9 @@ public struct AnyError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension Equatable {
-    fileprivate func isEqual(to other: Any) -> Bool {
+    /// Whether `other` is a value of this type equal to this one: `==` for
+    /// an `any Equatable` against a value of unknown type.
+    package func isEqual(toAny other: Any) -> Bool {
         (other as? Self) == self
     }
 }

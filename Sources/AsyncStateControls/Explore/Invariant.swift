@@ -95,10 +95,3 @@ enum KitInvariant: String, CaseIterable, Sendable {
         return nil
     }
 }
-
-extension Equatable {
-    /// Whether `other` is a value of this type equal to this one.
-    fileprivate func isEqual(toAny other: Any) -> Bool {
-        (other as? Self) == self
-    }
-}

@@ -55,7 +55,8 @@ struct CachePollTests {
     }
 
     /// A reducer's cache of paged lists: each load of key 1's first page
-    /// waits on the next gate of `firsts`, and each "load more" on the next of `more`.
+    /// waits on the next gate of `firsts`, and each "load more" on the next
+    /// of `more`; an unused entry is collected `collectAfter` later.
     struct PagedFeature: Reducer {
         struct State { var pages = CacheState<Int, Pages<Int, Int>, TestError>() }
         enum Action {
@@ -67,10 +68,11 @@ struct CachePollTests {
         let clock: LoadClock
         let firsts: GateQueue<Pages<Int, Int>>
         let more: GateQueue<Pages<Int, Int>>
+        var collectAfter: Duration = .seconds(300)
 
         var body: some Reducer<State, Action> {
             Scope(state: \.pages, action: Action.pages, extract: { if case .pages(let action) = $0 { action } else { nil } }) {
-                CacheReducer(clock: clock, staleAfter: .seconds(300)) { [firsts] _ in firsts.request() }
+                CacheReducer(clock: clock, staleAfter: .seconds(300), collectAfter: collectAfter) { [firsts] _ in firsts.request() }
             }
         }
 

@@ -10,10 +10,6 @@ import Testing
 @Suite("Cache: polls, triggers and releases, both caches", .hangGuard)
 @MainActor
 struct CacheUseAndReleaseTests {
-    static func page(_ number: Int) -> Pages<Int, Int> {
-        Pages((1...3).map { number * 10 + $0 }, next: number < 3 ? number + 1 : nil)
-    }
-
     @Test("Cache.poll reloads no key that no one uses, though the entry is still cached")
     func pollSkipsAnUnusedKey() async {
         let (cache, clock, backend) = makeCache(collectAfter: .seconds(600))
@@ -67,44 +63,16 @@ struct CacheUseAndReleaseTests {
         #expect(store.state[1]?.value == "a")
     }
 
-    /// A reducer's cache of paged lists that collects an unused entry at once.
-    struct PagedFeature: Reducer {
-        struct State { var pages = CacheState<Int, Pages<Int, Int>, TestError>() }
-        enum Action {
-            case more
-            case pages(CacheAction<Int, Pages<Int, Int>, TestError>)
-        }
-
-        let clock: LoadClock
-        let firsts: GateQueue<Pages<Int, Int>>
-        let more: GateQueue<Pages<Int, Int>>
-
-        var body: some Reducer<State, Action> {
-            Scope(state: \.pages, action: Action.pages, extract: { if case .pages(let action) = $0 { action } else { nil } }) {
-                CacheReducer(clock: clock, staleAfter: .seconds(300), collectAfter: .zero) { [firsts] _ in firsts.request() }
-            }
-        }
-
-        func reduce(into state: inout State, action: Action) -> Effect<Action> {
-            switch action {
-            case .more:
-                let more = more
-                return state.pages.update(1) { $0.loadMore({ Action.pages(.entry(1, $0)) }) { _ in more.request() } } ?? .none
-            case .pages:
-                return body.reduce(into: &state, action: action)
-            }
-        }
-    }
-
     @Test("CacheReducer: releasing an entry cancels its load more too")
     func reducerReleaseCancelsLoadMore() async {
         let clock = LoadClock(TestClock())
         let (firstQueue, moreQueue) = (GateQueue<Pages<Int, Int>>(), GateQueue<Pages<Int, Int>>())
         let (first, more) = (firstQueue.prepare(1)[0], moreQueue.prepare(1)[0])
-        let store = Store(initialState: PagedFeature.State(), reducer: PagedFeature(clock: clock, firsts: firstQueue, more: moreQueue))
+        let feature = CachePollTests.PagedFeature(clock: clock, firsts: firstQueue, more: moreQueue, collectAfter: .zero)
+        let store = Store(initialState: CachePollTests.PagedFeature.State(), reducer: feature)
         let subscribing = store.send(.pages(.subscribe(1, at: clock.now)))
         await first.waitForArrivals()
-        first.open(with: Self.page(1))
+        first.open(with: CachePollTests.page(1))
         await subscribing.finish()
         let loadingMore = store.send(.more)
         await more.waitForArrivals()
@@ -113,7 +81,7 @@ struct CacheUseAndReleaseTests {
         #expect(store.pages.count == 0, "collected at once")
         for _ in 0..<1_000 where !more.observedCancellation { await Task.yield() }
         #expect(more.observedCancellation, "the released entry's load more runs on")
-        more.open(with: Self.page(2)) // lets a load more that ran on end
+        more.open(with: CachePollTests.page(2)) // lets a load more that ran on end
         await loadingMore.finish()
         #expect(store.runningEffectCount == 0)
     }
