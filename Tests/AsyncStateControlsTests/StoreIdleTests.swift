@@ -105,11 +105,9 @@ struct StoreIdleTests {
         // main-actor turns later. (In general an effect may also end while
         // the others are idle.)
         var idleWhenAnEffectEnded: [Bool] = []
-        var lastCount = 0
-        store._onRunningEffectCountChange = { [weak store] count in
-            guard let store else { return }
-            if 0 < count, count < lastCount { idleWhenAnEffectEnded.append(store.isIdle(on: clock)) }
-            lastCount = count
+        store._onRunningEffectsChange = { [weak store] change in
+            guard let store, !change.isRunning, change.count > 0 else { return }
+            idleWhenAnEffectEnded.append(store.isIdle(on: clock))
         }
 
         for action in example.script { store.send(action) }

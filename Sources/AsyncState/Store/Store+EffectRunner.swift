@@ -380,8 +380,7 @@ extension Store {
                     try await body(send)
                 } catch is CancellationError {
                 } catch {
-                    self?.onIssue(
-                        "An effect threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions.")
+                    self?.effectThrew(error, token: token)
                 }
                 self?.effectEnded(token)
             }
@@ -398,7 +397,7 @@ extension Store {
         }
         if hasEnded { return }
         _runningEffects[token] = task
-        _onRunningEffectCountChange?(_runningEffects.count)
+        _onRunningEffectsChange?(RunningEffectChange(token: token, partOf: _partOf, count: _runningEffects.count))
     }
 
     /// Starts the task of effect `token`, running `body`, as `_effectStart`
@@ -514,7 +513,10 @@ extension Store {
         var started = StoreTask()
         _collectedEffects = AwaitedEffects()
         _isProcessing = true
+        let outerPart = _partOf
+        _partOf = effectToken
         start(effect, into: &started)
+        _partOf = outerPart
         _isProcessing = false
         _queuedTurn = nil
         if let awaited = _collectedEffects, !awaited.isEmpty { _awaitedEffects[effectToken] = awaited }
@@ -541,7 +543,7 @@ extension Store {
             _launch._hasEnded = true
         } else {
             _runningEffects[token] = nil
-            _onRunningEffectCountChange?(_runningEffects.count)
+            _onRunningEffectsChange?(RunningEffectChange(endedToken: token, count: _runningEffects.count))
         }
         if !_cancelIDOfEffect.isEmpty, let cancelID = _cancelIDOfEffect.removeValue(forKey: token) {
             if cancelID.isCancellableByID { forget(token, under: cancelID) }

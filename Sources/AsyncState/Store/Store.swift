@@ -243,6 +243,10 @@ public final class Store<State, Action>: Observable {
     /// The queued load whose turn `startPart` is starting, and its
     /// start, which `.startFrom` tells the value shown as it started.
     @exclusivity(unchecked) @usableFromInline var _queuedTurn: (id: LoadID, start: LoadStart<Action>)?
+    /// The effect whose part `startPart` is starting — what a test tool is
+    /// told started the effects that begin meanwhile; `nil` while an
+    /// action's effects start.
+    @exclusivity(unchecked) @usableFromInline var _partOf: Int?
 
     /// The last run queued in a queue, which the next run waits behind.
     @usableFromInline
@@ -289,13 +293,21 @@ public final class Store<State, Action>: Observable {
         var isEmpty: Bool { _effects.isEmpty && _joinedLoads.isEmpty }
     }
 
-    /// Told the number of running effects whenever it changes — for test tools
-    /// that must know it outside the main actor.
+    /// Told each effect that starts or ends running — its token, whether it
+    /// now runs, and how many run — for test tools that name an effect left
+    /// running or must know the count outside the main actor.
     // Unchecked, as the tables above: a read copies the closure out and the
     // call runs after the access ends; only test tools set it, once, so the
     // only code a write can run — the old closure's release — never runs
     // during a read. The check cost a dynamic access on every effect.
-    @exclusivity(unchecked) @usableFromInline package var _onRunningEffectCountChange: (@MainActor (Int) -> Void)?
+    @exclusivity(unchecked) @usableFromInline package var _onRunningEffectsChange: (@MainActor (RunningEffectChange) -> Void)?
+
+    /// Names the action that started an effect, for what `onIssue` is told
+    /// of it — set by test tools that note what `_onRunningEffectsChange`
+    /// tells. It is given the effect's token and, for an effect that ended as
+    /// it launched and so was never told, what the store starts now (as
+    /// `RunningEffectChange.partOf` says).
+    package var _effectOrigin: (@MainActor (RunningEffectChange) -> String?)?
 
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.

@@ -59,6 +59,12 @@ public final class TestStore<State: Equatable, Action> {
 
     private let ledger = EndOfTestLedger()
 
+    /// The action whose effects the store starts now: the last it processed.
+    private var latestAction: Action?
+    /// The action that started each running effect, by the store's token,
+    /// to name an effect left running or one that threw.
+    private var effectOrigins: [Int: Action] = [:]
+
     /// Creates a test store that runs `reducer` from `initialState`.
     ///
     /// - Parameters:
@@ -97,6 +103,7 @@ public final class TestStore<State: Equatable, Action> {
             self.store = Store(initialState: initialState, reducer: reducer, firstLoadID: firstLoadID)
         }
         store.observeTransitions { [weak self] transition in
+            self?.latestAction = transition.action
             self?.pending.append(transition)
             self?.resumeArrival(true)
         }
@@ -104,8 +111,13 @@ public final class TestStore<State: Equatable, Action> {
         // handled, a reducer that sends — fails the test, where a plain
         // store prints it.
         store.onIssue = { [weak self] in reportFailure($0, at: self?.stepLocation ?? location) }
-        store._onRunningEffectCountChange = { [ledger] count in
-            ledger.counts.withLock { $0.runningEffects = count }
+        store._onRunningEffectsChange = { [ledger, weak self] change in
+            ledger.counts.withLock { $0.runningEffects = change.count }
+            self?.noteOrigin(of: change)
+        }
+        store._effectOrigin = { [weak self] effect in
+            guard let self, let action = effectOrigins[effect.token] ?? origin(of: effect) else { return nil }
+            return describe(action)
         }
     }
 
@@ -298,23 +310,50 @@ public final class TestStore<State: Equatable, Action> {
     private func checkEnd(at location: TestLocation) {
         guard exhaustivity == .on else { return }
         let names = pending.map { describe($0.action) }
-        for message in Self.endFailures(unasserted: pending.count, running: store.runningEffectCount, names: names) {
+        // In the order the effects started; an effect's origin is unknown
+        // only if it began before this test store watched the store.
+        let origins = effectOrigins.sorted { $0.key < $1.key }.map { describe($0.value) }
+        for message in Self.endFailures(
+            unasserted: pending.count, running: store.runningEffectCount, names: names, origins: origins)
+        {
             reportFailure(message, at: location)
         }
         pending.removeAll()
     }
 
+    /// Notes which action started an effect that begins running — the one
+    /// whose part it is, else the action the store processed last, whose
+    /// effects start right after its reducer runs — and forgets an effect
+    /// that ends.
+    private func noteOrigin(of change: RunningEffectChange) {
+        guard change.isRunning else {
+            effectOrigins[change.token] = nil
+            return
+        }
+        effectOrigins[change.token] = origin(of: change)
+    }
+
+    /// The action that started an effect as it begins running.
+    private func origin(of change: RunningEffectChange) -> Action? {
+        change.partOf.flatMap { effectOrigins[$0] } ?? latestAction
+    }
+
     /// The failures of an exhaustive test that ends with `unasserted` received
-    /// actions (named by `names` when known) and `running` effects.
-    private nonisolated static func endFailures(unasserted: Int, running: Int, names: [String]?) -> [String] {
+    /// actions and `running` effects, naming the actions received (`names`)
+    /// and the actions that started the effects (`origins`) when known.
+    private nonisolated static func endFailures(
+        unasserted: Int, running: Int, names: [String]?, origins: [String]? = nil
+    ) -> [String] {
         var failures: [String] = []
         if unasserted > 0 {
             let list = names.map { ":\n" + $0.map { "  \($0)" }.joined(separator: "\n") } ?? "."
             failures.append("\(unasserted) received action(s) were not asserted\(list)")
         }
         if running > 0 {
+            let list =
+                origins.flatMap { $0.isEmpty ? nil : ", started by:\n" + $0.map { "  \($0)" }.joined(separator: "\n") + "\n" } ?? ". "
             failures.append(
-                "\(running) effect(s) still in flight at the end of the test. "
+                "\(running) effect(s) still in flight at the end of the test\(list)"
                     + "Release their gates, advance their clocks, or cancel them before the test ends."
             )
         }
