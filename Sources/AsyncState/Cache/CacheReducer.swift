@@ -36,6 +36,8 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
     let collectAfter: Duration
     let capacity: Int
     let request: (Key) -> LoadRequest<Value, Failure>
+    /// What a new entry starts as: empty, or a paged list with its window.
+    var newEntry: () -> Loadable<Value, Failure> = { Loadable() }
 
     /// Creates the reducer.
     ///
@@ -75,10 +77,10 @@ public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: 
             // A key not equal to itself (a NaN) could never be found again,
             // to unsubscribe or collect it: dropped (see `Cache.subscribe`).
             guard key == key else { return Effect.dropped }
-            return carryOut(state._book.subscribe(key, capacity: capacity) { Loadable() }, on: &state, at: now)
+            return carryOut(state._book.subscribe(key, capacity: capacity, make: newEntry), on: &state, at: now)
         case .prefetch(let key, let now):
             guard key == key else { return Effect.dropped }
-            let commands = state._book.prefetch(key, capacity: capacity, collectAfter: collectAfter) { Loadable() }
+            let commands = state._book.prefetch(key, capacity: capacity, collectAfter: collectAfter, make: newEntry)
             return carryOut(commands, on: &state, at: now)
         case .unsubscribe(let key):
             guard let commands = state._book.unsubscribe(key, capacity: capacity, collectAfter: collectAfter) else {

@@ -45,6 +45,56 @@ struct CacheCapabilityTests {
         #expect(morePages.calls.count == 1, "at the end, load more starts nothing")
     }
 
+    // From an outside reading: a feed cached per key grew without bound,
+    // since the cache made every entry without a window.
+    @Test("a cache of paged lists with a window: every entry it makes — subscribed, prefetched, made again — keeps that many pages")
+    func pagedEntriesKeepTheWindow() async throws {
+        let clock = TestClock()
+        let feeds = Feeds(clock: clock, staleAfter: .seconds(30), collectAfter: .seconds(60), window: 2) { _ in
+            LoadRequest { () async throws(TestError) in page(1...2, next: 2) }
+        }
+        let home = feeds.subscribe("home")
+        await feeds.prefetch("other")
+        #expect(feeds["other"]?.loadable.window == 2)
+        await home.loaded()
+        for _ in 1...2 {
+            await feeds["home"]?.loadMore { cursor in
+                LoadRequest { () async throws(TestError) in page(cursor * 10...cursor * 10, next: cursor + 1) }
+            }
+        }
+        #expect(home.value?.map(\.id) == [20, 30], "the first of three pages went")
+        home.cancel()
+        await clock.waitForSleepers(2) // both entries' collection timers
+        clock.advance(by: .seconds(60))
+        await yieldUntil { feeds.count == 0 }
+        let again = feeds.subscribe("home")
+        await again.loaded()
+        #expect(again.value == page(1...2, next: 2))
+        #expect(feeds["home"]?.loadable.window == 2)
+        again.cancel()
+    }
+
+    @Test("CacheReducer of paged lists with a window: every entry it makes keeps that many pages")
+    func reducerEntriesKeepTheWindow() throws {
+        let clock = LoadClock(TestClock())
+        let reducer = CacheReducer<String, Pages<Post, Int>, TestError>(clock: clock, staleAfter: .seconds(30), window: 2) { _ in
+            LoadRequest { () async throws(TestError) in page(1...2, next: 2) }
+        }
+        var state = CacheState<String, Pages<Post, Int>, TestError>()
+        _ = reducer.reduce(into: &state, action: .subscribe("home", at: clock.now))
+        _ = reducer.reduce(into: &state, action: .prefetch("other", at: clock.now))
+        #expect(state["home"]?.window == 2 && state["other"]?.window == 2)
+        var entry = try #require(state["home"])
+        _ = entry.apply(.started(LoadID(1)))
+        _ = entry.apply(.finished(LoadID(1), page(1...1, next: 2)))
+        for cursor in 2...3 {
+            let request = try #require(entry.nextRequest)
+            _ = entry.apply(.more(request, .started(LoadID(UInt64(cursor)))))
+            _ = entry.apply(.more(request, .finished(LoadID(UInt64(cursor)), page(cursor...cursor, next: cursor + 1))))
+        }
+        #expect(entry.value?.map(\.id) == [2, 3])
+    }
+
     @Test("invalidating a paged entry reloads its first page, replacing every page")
     func pagedInvalidation() async throws {
         let firstPages = CacheBackend<String, Pages<Post, Int>>()

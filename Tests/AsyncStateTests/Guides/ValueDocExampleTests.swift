@@ -53,6 +53,11 @@ enum ValueDocs {
         func posts(page: Int) async throws(FeedError) -> PostsResponse {
             PostsResponse(posts: [Post(id: page)], nextPage: page < 2 ? page + 1 : nil)
         }
+        /// A feed that never ends: page `n` holds the post `n`.
+        func feed(_ topic: String, after cursor: Int?) async throws(FeedError) -> Pages<Post, Int> {
+            let page = cursor ?? 1
+            return Pages([Post(id: page)], next: page + 1)
+        }
     }
 
     static let api = API()
@@ -235,6 +240,7 @@ enum ValueDocs {
 struct ValueDocExampleTests {
     typealias LoadError = ValueDocs.LoadError
     typealias FeedError = ValueDocs.FeedError
+    typealias Post = ValueDocs.Post
     typealias Profile = ValueDocs.Profile
     typealias Image = ValueDocs.Image
     typealias ImageError = ValueDocs.ImageError
@@ -444,6 +450,25 @@ struct ValueDocExampleTests {
         users.invalidate(7) // marks it stale and reloads it
         subscription.cancel() // or let it go; collected `collectAfter` later
         #expect(name == "user 7")
+    }
+
+    @Test func aCacheOfPagedListsKeepsAWindowPerEntry() async {
+        let feeds = Cache<String, Pages<Post, Int>, FeedError>(clock: ContinuousClock(), staleAfter: .seconds(60), window: 3) { topic in
+            LoadRequest { () async throws(FeedError) in try await api.feed(topic, after: nil) }
+        }
+        let subscription = feeds.subscribe("swift")
+        await subscription.loaded()
+        await feeds["swift"]?.loadMore { cursor in
+            LoadRequest { () async throws(FeedError) in try await api.feed("swift", after: cursor) }
+        }
+        for _ in 1...2 {
+            await feeds["swift"]?.loadMore { cursor in
+                LoadRequest { () async throws(FeedError) in try await api.feed("swift", after: cursor) }
+            }
+        }
+        #expect(feeds["swift"]?.value?.map(\.id) == [2, 3, 4], "the first of four pages went")
+        #expect(feeds["swift"]?.loadable.window == 3)
+        subscription.cancel()
     }
 
     @Test func aCacheReducerAndAnEditOfOneEntry() async {

@@ -174,6 +174,33 @@ struct LoadablePagesTests {
         #expect(store.send(.lastRowAppeared).isEmpty, "at the end, load more starts nothing")
     }
 
+    // Decided after an outside reading, which read `firstWins` as measured
+    // against the whole list: a pull to refresh is a load of the value lane.
+    @Test(
+        "a refresh under every policy starts while only a load more is in flight, and supersedes it",
+        arguments: [
+            OverlapPolicy.latestWins, .latestWins(cancellingEarlier: false), .firstWins, .join, .queue,
+        ])
+    @MainActor
+    func refreshUnderEveryPolicySupersedesMore(policy: OverlapPolicy) async {
+        let first = Gate<Pages<Int, Int>>(), more = Gate<Pages<Int, Int>>(), refresh = Gate<Pages<Int, Int>>()
+        let store = Store(
+            initialState: ScrollingNumbers.State(),
+            reducer: ScrollingNumbers(first: first, more: more, refresh: refresh, refreshOverlap: policy))
+        let appeared = store.send(.refresh)
+        first.open(with: numbers(0, next: 1))
+        await appeared.finish()
+        let loadingMore = store.send(.lastRowAppeared)
+        await more.waitForArrivals()
+        let refreshing = store.send(.refresh)
+        #expect(store.feed.isLoading && !store.feed.isLoadingMore)
+        more.open(with: numbers(2, next: 2)) // what a page's work that ran on brings is dropped
+        await loadingMore.finish()
+        refresh.open(with: numbers(40, next: 41))
+        await refreshing.finish()
+        #expect(store.feed.value == numbers(40, next: 41))
+    }
+
     @Test("the cursor a load more asks with is the next page's")
     @MainActor
     func cursorOfNextPage() async {
@@ -445,6 +472,8 @@ struct ScrollingNumbers: Reducer {
     enum Action { case refresh, lastRowAppeared, feed(LoadAction<Pages<Int, Int>, TestError>) }
 
     let first: Gate<Pages<Int, Int>>, more: Gate<Pages<Int, Int>>, refresh: Gate<Pages<Int, Int>>
+    /// The policy of a refresh, once the first page shows.
+    var refreshOverlap = OverlapPolicy.latestWins
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -454,7 +483,8 @@ struct ScrollingNumbers: Reducer {
                 Action.feed,
                 LoadRequest { () async throws(TestError) in
                     do { return try await gate.wait() } catch { throw .offline }
-                })
+                },
+                overlap: state.feed.value == nil ? .latestWins : refreshOverlap)
         case .lastRowAppeared:
             let more = more
             return state.feed.loadMore(Action.feed) { _ in
