@@ -160,6 +160,18 @@ struct RecorderTests {
         var fresh = SplitMix64(seed: 7)
         #expect(draw == fresh.next())
     }
+
+    @Test("a note written after some steps, the recorder's first reading, comes after those steps")
+    func noteAfterSteps() throws {
+        let recorder = Recorder<SearchFeature.State, Action>()
+        let store = Store(initialState: SearchFeature.State(), reducer: feature())
+        store.record(into: recorder)
+        store.send(.results(.started(LoadID(1))))
+        store.send(.results(.finished(LoadID(1), "a")))
+        recorder.note("network down")
+        let recording = try #require(recorder.recording)
+        #expect(recording.readings == [RecordedReading(step: 2, source: "note", value: .note("network down", time: nil))])
+    }
 }
 
 @Suite("Recording: one store at a time, and bounds")
@@ -242,6 +254,16 @@ struct RecorderBoundsTests {
         #expect(recording.readings.map(\.step) == [1])
         let transcript = try RecordingTranscript<Action>(jsonLines: try recording.jsonLines())
         #expect(transcript.readings == recording.readings)
+    }
+
+    @Test("a recorder keeps as many readings as steps: the newest")
+    func readingsBounded() throws {
+        let recorder = Recorder<SearchFeature.State, SearchFeature.Action>(capacity: 2)
+        let store = Store(initialState: SearchFeature.State(), reducer: SearchFeature(fetch: { query throws(SearchFailure) in query }))
+        store.record(into: recorder)
+        for text in ["a", "b", "c"] { recorder.note(text) }
+        let recording = try #require(recorder.recording)
+        #expect(recording.readings.map(\.value) == [.note("b", time: nil), .note("c", time: nil)])
     }
 }
 

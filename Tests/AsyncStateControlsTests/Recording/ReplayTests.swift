@@ -133,6 +133,37 @@ struct ReplayTests {
         let minimized = recording.minimized(through: feature) { _ in false }
         #expect(minimized.actions == recording.actions)
     }
+
+    @Test("minimizing stops at its bound of replays, returning the smallest failing recording found so far")
+    func minimizingBound() {
+        let recording = recording()
+        var calls = 0
+        let minimized = recording.minimized(through: feature, maximumReplays: 0) { _ in
+            calls += 1
+            return true
+        }
+        #expect(calls == 1, "only the recording itself, replayed")
+        #expect(minimized.actions == recording.actions)
+    }
+
+    @Test("a replay from the first state of a recording that let steps go says that it let them go")
+    func replayAfterStepsLetGo() throws {
+        let recorder = Recorder<State, Action>(capacity: 1)
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        store.send(.results(.started(LoadID(1))))
+        store.send(.results(.finished(LoadID(1), "a")))
+        let recording = try #require(recorder.recording)
+        do {
+            _ = try RecordingTranscript(recording).replay(from: State(), through: feature)
+            Issue.record("expected a divergence")
+        } catch {
+            #expect(error.step == 0)
+            #expect(
+                error.description.hasSuffix(
+                    " The recording let go of its first 1 steps: replay from the state it kept, or record with a larger capacity."))
+        }
+    }
 }
 
 @Suite("Recording files: JSON lines")
@@ -331,5 +362,107 @@ struct RecordingFileTests {
         }
         #expect(read.count == 4)
         #expect(read[0] == .infinity && read[1] == -.infinity && read[2].isNaN && read[3] == 1.5)
+    }
+}
+
+/// Files edited past anything a recorder writes: each is refused, naming the line at fault.
+@Suite("Recording files: edited files refused")
+@MainActor
+struct EditedRecordingFileTests {
+    typealias Action = SearchFeature.Action
+    typealias State = SearchFeature.State
+
+    let feature = SearchFeature(fetch: { query throws(SearchFailure) in "results for \(query)" })
+
+    /// A file of two steps and a note after the first: header, initial, step, reading, step, end.
+    func lines() throws -> [String] {
+        let recorder = Recorder<State, Action>(clock: LoadClock(TestClock()))
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        store.send(.results(.started(LoadID(1))))
+        recorder.note("offline")
+        store.send(.results(.finished(LoadID(1), "a")))
+        return try recorder.recording!.jsonLines().split(separator: "\n").map(String.init)
+    }
+
+    func read(_ lines: [String]) -> RecordingFileError? {
+        do {
+            _ = try RecordingTranscript<Action>(jsonLines: lines.joined(separator: "\n") + "\n")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("a reading is written right after the step it follows, and one after the last step reads back")
+    func readingAfterLastStep() throws {
+        let recorder = Recorder<State, Action>()
+        let store = Store(initialState: State(), reducer: feature)
+        store.record(into: recorder)
+        store.send(.results(.started(LoadID(1))))
+        recorder.note("after the last step")
+        let recording = try #require(recorder.recording)
+        let lines = try recording.jsonLines().split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[3] == #"{"kind":"reading","note":"after the last step","source":"note","step":1}"#)
+        #expect(try RecordingTranscript<Action>(jsonLines: lines.joined(separator: "\n")).readings == recording.readings)
+    }
+
+    @Test("the file as written reads back")
+    func asWritten() throws {
+        let lines = try lines()
+        #expect(lines.count == 6)
+        #expect(lines[3].contains(#""kind":"reading""#))
+        #expect(read(lines) == nil)
+    }
+
+    @Test("a negative count of steps let go is refused")
+    func negativeDiscarded() throws {
+        var lines = try lines()
+        lines[0] = lines[0].replacingOccurrences(of: #""discarded":0"#, with: #""discarded":-1"#)
+        #expect(read(lines) == RecordingFileError(line: 1, problem: .malformedLine))
+    }
+
+    @Test("a closing line whose count is not the steps read: a step is missing")
+    func stepMissingAtTheEnd() throws {
+        var lines = try lines()
+        lines.remove(at: 4)
+        #expect(read(lines) == RecordingFileError(line: 5, problem: .stepOutOfOrder(expected: 2, found: 1)))
+    }
+
+    @Test("a line after the closing line is refused")
+    func lineAfterTheEnd() throws {
+        let lines = try lines()
+        #expect(read(lines + [lines[3]]) == RecordingFileError(line: 7, problem: .malformedLine))
+    }
+
+    @Test("a reading of a step not yet read is refused")
+    func readingAhead() throws {
+        var lines = try lines()
+        lines[3] = lines[3].replacingOccurrences(of: #""step":1"#, with: #""step":2"#)
+        #expect(read(lines) == RecordingFileError(line: 4, problem: .malformedLine))
+    }
+
+    @Test("a reading of a step the recorder had let go is refused")
+    func readingOfStepLetGo() throws {
+        var lines = try lines()
+        lines[0] = lines[0].replacingOccurrences(of: #""discarded":0"#, with: #""discarded":1"#)
+        lines[3] = lines[3].replacingOccurrences(of: #""step":1"#, with: #""step":0"#)
+        #expect(read(lines) == RecordingFileError(line: 4, problem: .malformedLine))
+    }
+
+    @Test("a time that is not [seconds, attoseconds] is refused")
+    func timeOfThreeParts() throws {
+        var lines = try lines()
+        lines[2] = lines[2].replacingOccurrences(of: #""time":[0,0]"#, with: #""time":[0,0,0]"#)
+        #expect(read(lines) == RecordingFileError(line: 3, problem: .malformedLine))
+    }
+
+    @Test("a changed field the state does not have is refused")
+    func changedUnknownField() throws {
+        var lines = try lines()
+        #expect(lines[2].contains(#""changed":[["results."#))
+        lines[2] = lines[2].replacingOccurrences(of: #""changed":[["results."#, with: #""changed":[["nosuch."#)
+        #expect(read(lines) == RecordingFileError(line: 3, problem: .malformedLine))
     }
 }

@@ -150,5 +150,38 @@ enum RecordingGuide {
                 issue.comments.map(\.rawValue).joined().contains("without settling")
             }
         }
+
+        @Test("an exploration that reaches its bound of orderings before trying them all fails")
+        func orderingBound() async {
+            await withKnownIssue {
+                let report = await assertExploration(Search.State(), script: [.typed("s"), .typed("sw")], maximumOrderings: 1) {
+                    operations in
+                    Search(fetch: operations.operation("fetch") { query, call in .success(["\(query) \(call)"]) })
+                }
+                #expect(!report.isComplete)
+            } matching: { issue in
+                issue.comments.map(\.rawValue).joined().contains("stopped at its bound of 1 orderings before trying them all")
+            }
+        }
+
+        @Test("a broken promise's report counts the minimized recording's steps against the ordering's")
+        func minimizedStepCount() async throws {
+            let stillTyping = Invariant<Search.State>("results match the query") { state in
+                state.results.value.map { $0.allSatisfy { $0.hasPrefix(state.query) } } ?? true
+            }
+            let report = await explore(Search.State(), script: [.typed("s"), .typed("sw")], invariants: [stillTyping]) { operations in
+                Search(fetch: operations.operation("fetch") { query, call in .success(["\(query) \(call)"]) })
+            }
+            let failure = try #require(report.failure)
+            #expect(failure.minimized.steps.count < failure.recording.steps.count)
+            let counted = "(\(failure.minimized.steps.count) of \(failure.recording.steps.count) steps"
+            await withKnownIssue {
+                await assertExploration(Search.State(), script: [.typed("s"), .typed("sw")], invariants: [stillTyping]) { operations in
+                    Search(fetch: operations.operation("fetch") { query, call in .success(["\(query) \(call)"]) })
+                }
+            } matching: { issue in
+                issue.comments.map(\.rawValue).joined().contains(counted)
+            }
+        }
     }
 }

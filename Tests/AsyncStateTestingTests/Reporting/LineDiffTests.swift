@@ -17,6 +17,13 @@ struct LineDiffTests {
         #expect(rendered == "  9\n- 10\n+ ten\n  11")
     }
 
+    @Test("changes far apart are separate hunks, with … for the lines elided between them")
+    func separateHunks() {
+        let old = (1...20).map(String.init).joined(separator: "\n")
+        let new = old.replacingOccurrences(of: "\n5\n", with: "\nfive\n").replacingOccurrences(of: "\n15\n", with: "\nfifteen\n")
+        #expect(LineDiff.render(from: old, to: new, context: 1) == "  4\n- 5\n+ five\n  6\n  …\n  14\n- 15\n+ fifteen\n  16")
+    }
+
     @Test("long texts: lines shared at the start and end are kept, and what is left is aligned by the fewest edits")
     func longTexts() {
         let count = 5_000

@@ -30,6 +30,11 @@ final class SnapshotFileTests {
         #expect(path == root.path + "/Tests/__Snapshots__/FeatureTests/refresh-flow.txt")
     }
 
+    @Test("a file name keeps letters, digits, '-', '_' and '.'; every other character becomes '-'")
+    func fileName() {
+        #expect(SnapshotFile.fileName(for: "v1.2_final-draft: é/2") == "v1.2_final-draft--é-2.txt")
+    }
+
     @Test("two names that make one file name: the second fails and neither compares nor records", arguments: SnapshotRecordMode.allCases)
     func namesThatCollide(mode: SnapshotRecordMode) throws {
         #expect(snapshot.check(recorded, mode: .missing) != nil, "recorded")

@@ -63,6 +63,22 @@ struct TestStoreFailureTests {
         }
     }
 
+    @Test("a state that differs only in what its == compares fails with a note saying so, not an empty diff")
+    func differsOnlyByEquality() {
+        let store = TestStore(
+            initialState: 0.0,
+            reducer: Reduce<Double, Bool> { state, _ in
+                state = .nan
+                return .none
+            })
+        withKnownIssue {
+            store.send(true) { $0 = .nan }
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "(no field prints differently: the values differ only in what their == compares)")
+        }
+    }
+
     // MARK: Held
 
     @Test("effects still in flight at the end are named by the actions that started them, in the order they started")

@@ -48,4 +48,11 @@ struct FoundationValueDumpTests {
         #expect(before.hasPrefix("Data(1000000 elements, digest "))
         #expect(String(dumping: data) != before)
     }
+
+    @Test("Data of 64 bytes prints them all; a digest is only past 64")
+    func sixtyFourBytes() {
+        let bytes = (0..<64).map(UInt8.init)
+        #expect(String(dumping: Data(bytes)) == "Data([" + bytes.map(String.init).joined(separator: ", ") + "])")
+        #expect(String(dumping: Data(bytes + [64])).hasPrefix("Data(65 elements, digest "))
+    }
 }

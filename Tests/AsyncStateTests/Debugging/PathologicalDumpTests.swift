@@ -166,6 +166,22 @@ struct PathologicalDumpTests {
         #expect(String(dumping: Deep(cells: [cells[0]], mid: cells[31])) != text, "cells[31]'s value shows somewhere")
     }
 
+    @Test("an object the depth limit cut inside is walked again where it is met higher up, so what was cut shows")
+    func cutObjectWalkedAgain() {
+        final class Cell {
+            var value: Int
+            var child: Cell?
+            init(_ value: Int) { self.value = value }
+        }
+        struct Deep { var cells: [Cell]; var mid: Cell }
+        let cells = (0..<40).map(Cell.init)
+        for (cell, next) in zip(cells, cells.dropFirst()) { cell.child = next }
+        // cells[15] is 32 levels down the chain, where its child is cut; `mid` meets it again near the top.
+        let text = String(dumping: Deep(cells: [cells[0]], mid: cells[15]))
+        cells[16].value = 999
+        #expect(String(dumping: Deep(cells: [cells[0]], mid: cells[15])) != text, "cells[16]'s value shows under mid")
+    }
+
     @Test("a long AnyError breaks into lines, its base as a field; a short one stays on one line")
     func longAnyError() {
         struct LongError: Error { var message = String(repeating: "m", count: 55) }

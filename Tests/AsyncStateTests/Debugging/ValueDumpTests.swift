@@ -160,6 +160,40 @@ struct ValueDumpTests {
         #expect(String(dumping: queued) == String(dumping: neverQueued))
         #expect(!String(dumping: queued).contains("queuedIDs"))
     }
+
+    struct Note { var text: String }
+    class Base { var id = 1 }
+    final class Derived: Base { var name = "d" }
+
+    @Test("a value whose one-line form is 80 characters stays on one line; at 81 it breaks into lines")
+    func lineLimit() {
+        let fits = String(repeating: "a", count: 66)
+        #expect(String(dumping: Note(text: fits)) == "Note(text: \"\(fits)\")")
+        #expect(String(dumping: Note(text: fits)).count == 80)
+        let over = String(repeating: "a", count: 67)
+        #expect(String(dumping: Note(text: over)) == "Note(\n  text: \"\(over)\",\n)")
+    }
+
+    @Test("a value 32 levels deep prints; past a depth of 32 it prints as …")
+    func depthLimit() {
+        func nested(_ depth: Int) -> Any {
+            var value: Any = 1
+            for _ in 0..<depth { value = [value] }
+            return value
+        }
+        #expect(String(dumping: nested(32)) == String(repeating: "[", count: 32) + "1" + String(repeating: "]", count: 32))
+        #expect(String(dumping: nested(33)) == String(repeating: "[", count: 33) + "…" + String(repeating: "]", count: 33))
+    }
+
+    @Test("a Character is quoted, as a string is")
+    func character() {
+        #expect(String(dumping: Character("a")) == #""a""#)
+    }
+
+    @Test("a subclass prints its superclass's fields first, in declaration order")
+    func superclassFieldsFirst() {
+        #expect(String(dumping: Derived()) == #"Derived(id: 1, name: "d")"#)
+    }
 }
 
 enum TestFailure: Error, Equatable { case boom }
@@ -285,5 +319,21 @@ struct FieldChangeTests {
     @Test("an unchanged value has no changes")
     func unchanged() {
         #expect(FieldDiff.lines(from: ["a": [1]], to: ["a": [1]]).isEmpty)
+    }
+
+    @Test("a change within one enum case whose line is 120 characters stays whole on one line")
+    func enumChangeAtTheLineLimit() {
+        enum Status { case note(String) }
+        struct Holder { var status: Status }
+        let old = String(repeating: "x", count: 45)
+        let new = String(repeating: "y", count: 46)
+        let lines = FieldDiff.lines(from: Holder(status: .note(old)), to: Holder(status: .note(new)))
+        #expect(lines == ["status: .note(\"\(old)\") → .note(\"\(new)\")"])
+        #expect(lines[0].count == 120)
+    }
+
+    @Test("a key present only before is listed where it stood, not gathered at the end")
+    func removedKeyInPlace() {
+        #expect(FieldDiff.lines(from: ["a": 1, "b": 2, "c": 3], to: ["a": 1, "c": 4]) == [#"["b"]: - 2"#, #"["c"]: 3 → 4"#])
     }
 }
