@@ -19,8 +19,9 @@ import Observation
 /// any value does, spelled the same: `load`, `reload`, `cancel`, `reset`,
 /// `activity`, freshness, optimistic edits (`users[7]?.edit(…)`, which
 /// writes through like TanStack Query's `setQueryData` and is applied again
-/// over a load that started before it), pages for a cache of paged lists, and
-/// every ``OverlapPolicy``. Reads are observable per key, because each entry
+/// over a load that started before it), pages for a cache of paged lists
+/// (made with a `window:`, each entry keeps at most that many), and every
+/// ``OverlapPolicy``. Reads are observable per key, because each entry
 /// is observed on its own: a view that reads user 7 is not told when user 8
 /// changes. The bookkeeping — users, collection, eviction — is
 /// ``CacheReducer``'s, written once for both.

@@ -6,7 +6,8 @@
 /// ``CacheState/update(_:_:)`` shows.
 ///
 /// Every entry is a ``Loadable`` — of any shape: a paged list caches its
-/// pages — so the cache keeps each promise of a single ``Loadable`` per key
+/// pages, at most `window:` of them if the reducer is made with one — so the
+/// cache keeps each promise of a single ``Loadable`` per key
 /// and every layer works on an entry: freshness, edits, retries, streams.
 /// Time comes from `clock`, read only by the effects this reducer returns and
 /// by whoever sends the actions.
@@ -26,6 +27,7 @@
 /// | mark stale and reload | `invalidateQueries` | ``CacheAction/invalidate(_:)``, ``CacheAction/invalidateAll(where:)`` |
 /// | refetch on focus / reconnect | `refetchOnWindowFocus` | ``CacheAction/refetchStale(at:)`` from ``Effect/triggers(id:_:clock:action:)`` |
 /// | prefetch | `prefetchQuery` | ``CacheAction/prefetch(_:at:)`` |
+/// | the most pages an infinite list keeps | `maxPages` | `window:`, for a cache of ``Pages`` |
 /// | write one entry | `setQueryData`, `onMutate` | ``CacheState/update(_:_:)`` with `setValue(_:at:)` or `edit` |
 public struct CacheReducer<Key: Hashable & Sendable, Value: Equatable, Failure: Error & Equatable>: Reducer {
     public typealias State = CacheState<Key, Value, Failure>

@@ -309,6 +309,11 @@ public final class Store<State, Action>: Observable {
     /// `RunningEffectChange.partOf` says).
     package var _effectOrigin: (@MainActor (RunningEffectChange) -> String?)?
 
+    /// The token the next effect scheduled gets. Read by a test tool as an
+    /// action is processed, before its effects are scheduled: the effects
+    /// an action returns get the tokens from there up to the next action's.
+    package var nextEffectToken: Int { _nextEffectToken }
+
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.
     public var onIssue: @MainActor (String) -> Void = { reportToStandardError($0) }

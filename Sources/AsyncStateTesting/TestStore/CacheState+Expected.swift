@@ -12,7 +12,9 @@ extension CacheState {
     /// }
     /// ```
     ///
-    /// Write each entry's loadable with `Loadable(expecting:…)`. A key with
+    /// Write each entry's loadable with `Loadable(expecting:…)` — with the
+    /// `window:` of a cache of paged lists made with one, which each entry
+    /// keeps, empty too (`Loadable(window:)`). A key with
     /// no users is unused: a full cache evicts such keys first to last in
     /// the order `entries` gives them, and two caches are equal only if they
     /// would evict in the same order. A key given twice keeps its first

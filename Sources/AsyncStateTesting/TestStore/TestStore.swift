@@ -59,11 +59,15 @@ public final class TestStore<State: Equatable, Action> {
 
     private let ledger = EndOfTestLedger()
 
-    /// The action whose effects the store starts now: the last it processed.
-    private var latestAction: Action?
+    /// The actions processed, each with the first token its effects could
+    /// get: an effect's action is the last one whose first token is at most
+    /// the effect's. Kept from the oldest action an effect may still name;
+    /// one that scheduled no effect is replaced by the next.
+    private var scheduled: [(firstToken: Int, action: Action)] = []
     /// The action that started each running effect, by the store's token,
-    /// to name an effect left running or one that threw.
-    private var effectOrigins: [Int: Action] = [:]
+    /// and whether the effect is a later part of another — to name an
+    /// effect left running or one that threw.
+    private var effectOrigins: [Int: (action: Action, isPart: Bool)] = [:]
 
     /// Creates a test store that runs `reducer` from `initialState`.
     ///
@@ -103,7 +107,7 @@ public final class TestStore<State: Equatable, Action> {
             self.store = Store(initialState: initialState, reducer: reducer, firstLoadID: firstLoadID)
         }
         store.observeTransitions { [weak self] transition in
-            self?.latestAction = transition.action
+            self?.noteScheduling(by: transition.action)
             self?.pending.append(transition)
             self?.resumeArrival(true)
         }
@@ -116,7 +120,7 @@ public final class TestStore<State: Equatable, Action> {
             self?.noteOrigin(of: change)
         }
         store._effectOrigin = { [weak self] effect in
-            guard let self, let action = effectOrigins[effect.token] ?? origin(of: effect) else { return nil }
+            guard let self, let action = effectOrigins[effect.token]?.action ?? origin(of: effect) else { return nil }
             return describe(action)
         }
     }
@@ -310,9 +314,11 @@ public final class TestStore<State: Equatable, Action> {
     private func checkEnd(at location: TestLocation) {
         guard exhaustivity == .on else { return }
         let names = pending.map { describe($0.action) }
-        // In the order the effects started; an effect's origin is unknown
-        // only if it began before this test store watched the store.
-        let origins = effectOrigins.sorted { $0.key < $1.key }.map { describe($0.value) }
+        // In the order the effects were scheduled; a later part of an effect
+        // (a concatenation's, a queued load's turn) runs beside it, counted.
+        let origins = effectOrigins.sorted { $0.key < $1.key }.map { _, origin in
+            describe(origin.action) + (origin.isPart ? " (a later part of its effect)" : "")
+        }
         for message in Self.endFailures(
             unasserted: pending.count, running: store.runningEffectCount, names: names, origins: origins)
         {
@@ -321,21 +327,34 @@ public final class TestStore<State: Equatable, Action> {
         pending.removeAll()
     }
 
-    /// Notes which action started an effect that begins running — the one
-    /// whose part it is, else the action the store processed last, whose
-    /// effects start right after its reducer runs — and forgets an effect
-    /// that ends.
+    /// Notes an action the store processed, before it schedules the
+    /// action's effects.
+    private func noteScheduling(by action: Action) {
+        let firstToken = store.nextEffectToken
+        // The action before scheduled no effect: none can be named by it.
+        if scheduled.last?.firstToken == firstToken { scheduled.removeLast() }
+        scheduled.append((firstToken, action))
+    }
+
+    /// Notes which action started an effect that begins running, and forgets
+    /// an effect that ends.
     private func noteOrigin(of change: RunningEffectChange) {
         guard change.isRunning else {
             effectOrigins[change.token] = nil
             return
         }
-        effectOrigins[change.token] = origin(of: change)
+        effectOrigins[change.token] = origin(of: change).map { ($0, change.partOf != nil) }
     }
 
-    /// The action that started an effect as it begins running.
+    /// The action that started an effect as it begins: for a later part, the
+    /// action of the effect it is part of; else the action that scheduled it.
+    /// Effects begin in the order they were scheduled, so the actions before
+    /// the one found are let go.
     private func origin(of change: RunningEffectChange) -> Action? {
-        change.partOf.flatMap { effectOrigins[$0] } ?? latestAction
+        if let whole = change.partOf { return effectOrigins[whole]?.action }
+        guard let index = scheduled.lastIndex(where: { $0.firstToken <= change.token }) else { return nil }
+        scheduled.removeFirst(index)
+        return scheduled[0].action
     }
 
     /// The failures of an exhaustive test that ends with `unasserted` received

@@ -256,7 +256,7 @@ struct RecorderBoundsTests {
         #expect(transcript.readings == recording.readings)
     }
 
-    @Test("a recorder keeps as many readings as steps: the newest")
+    @Test("a recorder keeps at most its capacity of readings: the newest")
     func readingsBounded() throws {
         let recorder = Recorder<SearchFeature.State, SearchFeature.Action>(capacity: 2)
         let store = Store(initialState: SearchFeature.State(), reducer: SearchFeature(fetch: { query throws(SearchFailure) in query }))

@@ -113,11 +113,121 @@ struct TestStoreFailureTests {
             // The chain's second part began after "first part ended", the
             // last action processed: it is named by the chain's action.
             issue.comments.map(\.rawValue).joined().contains(
-                "3 effect(s) still in flight at the end of the test, started by:\n  \"wait\"\n  \"chain\"\n  \"chain\"\nRelease their gates"
-            )
+                "3 effect(s) still in flight at the end of the test, started by:\n  \"wait\"\n  \"chain\"\n"
+                    + "  \"chain\" (a later part of its effect)\nRelease their gates")
         }
         held.open(with: 0)
         await store.finish()
+    }
+
+    /// A value loaded by `.refresh`, or by `.queue(n)` behind the load in
+    /// flight, each from gate `n`.
+    enum Loading: Equatable {
+        case refresh, queue(Int)
+        case value(LoadAction<Int, Never>)
+    }
+
+    static func loading(_ gates: [Gate<Int>]) -> Reduce<Loadable<Int, Never>, Loading> {
+        Reduce { state, action in
+            switch action {
+            case .refresh:
+                return state.load(Loading.value, LoadRequest { (try? await gates[0].wait()) ?? 0 })
+            case .queue(let n):
+                return state.load(Loading.value, LoadRequest { (try? await gates[n].wait()) ?? 0 }, overlap: .queue)
+            case .value(let action):
+                return state.reduce(action)
+            }
+        }
+    }
+
+    // From a second reading: effects were named by the last action the store
+    // processed — a load by its own `.started`, which it sends as it begins.
+    @Test("a load left in flight is named by the action that started it, not by the actions the load sent")
+    func loadInFlightNamesItsAction() async {
+        let gates = [Gate<Int>()]
+        let store = TestStore(initialState: Loadable<Int, Never>(), reducer: Self.loading(gates))
+        store.timeout = .milliseconds(20)
+        store.send(.refresh)
+        await store.receive(.value(.started(LoadID(1)))) { $0 = Loadable(expecting: .loading, inFlightID: LoadID(1)) }
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "1 effect(s) still in flight at the end of the test, started by:\n  .refresh\n")
+        }
+        gates[0].open(with: 1)
+        store.exhaustivity = .off
+        await store.finish()
+    }
+
+    @Test("a queued load's turn is named by the action that queued it, as a later part of its effect")
+    func queuedTurnNamesItsAction() async {
+        let gates = [Gate<Int>(), Gate<Int>(), Gate<Int>()]
+        let store = TestStore(initialState: Loadable<Int, Never>(), reducer: Self.loading(gates))
+        store.timeout = .milliseconds(20)
+        store.exhaustivity = .off
+        store.send(.queue(1))
+        store.send(.queue(2))
+        gates[1].open(with: 1)
+        await store.receive(.value(.started(LoadID(2)))) // the queued turn began
+        store.skipReceivedActions()
+        store.exhaustivity = .on
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "2 effect(s) still in flight at the end of the test, started by:\n  .queue(2)\n  .queue(2) (a later part of its effect)\n")
+        }
+        gates[2].open(with: 2)
+        store.exhaustivity = .off
+        await store.finish()
+    }
+
+    @Test("effects that send an action as they begin are named by the action that returned them, not the one they sent")
+    func effectsThatSendAtOnceNameTheirAction() async {
+        let held = Gate<Int>()
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, String> { _, action in
+                guard action == "go" else { return .none }
+                return .merge(
+                    .run { send in
+                        send("hello")
+                        _ = try await held.wait()
+                    },
+                    .run { _ in _ = try await held.wait() })
+            })
+        store.timeout = .milliseconds(20)
+        store.send("go")
+        await store.receive("hello")
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "2 effect(s) still in flight at the end of the test, started by:\n  \"go\"\n  \"go\"\n")
+        }
+        held.open(with: 0)
+        await store.finish()
+    }
+
+    @Test("an effect that sends an action, then throws, is named by the action that returned it")
+    func effectThatSendsThenThrowsNamesItsAction() async {
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, String> { _, action in
+                guard action == "go" else { return .none }
+                return .run { send in
+                    send("hello")
+                    throw Boom()
+                }
+            })
+        await withKnownIssue {
+            store.send("go")
+            await store.receive("hello")
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().hasPrefix("An effect, started by \"go\", threw Boom()")
+        }
     }
 
     @Test("an action left unreceived fails finish, naming it")

@@ -196,6 +196,7 @@ struct LoadablePagesTests {
         #expect(store.feed.isLoading && !store.feed.isLoadingMore)
         more.open(with: numbers(2, next: 2)) // what a page's work that ran on brings is dropped
         await loadingMore.finish()
+        #expect(store.feed.value == numbers(0, next: 1) && store.feed.isLoading)
         refresh.open(with: numbers(40, next: 41))
         await refreshing.finish()
         #expect(store.feed.value == numbers(40, next: 41))
