@@ -76,12 +76,8 @@ public func assertSnapshot<State, Action>(
 ) {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let snapshot = SnapshotFile(name: name, testFile: location.path)
-    if record == nil,
-        let problem = SnapshotRecordMode.environmentProblem(environment: { key in getenv(key).map { String(cString: $0) } })
-    {
-        return reportFailure(problem, at: location)
-    }
-    if let failure = snapshot.check(recording.text, mode: record ?? .current) {
+    let environment = { (key: String) in getenv(key).map { String(cString: $0) } }
+    if let failure = snapshot.check(recording.text, record: record, environment: environment) {
         reportFailure(failure, at: location)
     }
 }
@@ -150,6 +146,16 @@ struct SnapshotFile {
     }
 
     /// Compares or records `actual`; returns the failure message, if any.
+    /// What an assertion that names `record` fails with, reading the record
+    /// mode from `environment` when it names none — a value of
+    /// ``SnapshotRecordMode/environmentVariable`` that names no mode fails
+    /// before anything is compared or written; `nil` when it passes.
+    func check(_ actual: String, record: SnapshotRecordMode?, environment: (String) -> String?) -> String? {
+        if let record { return check(actual, mode: record) }
+        if let problem = SnapshotRecordMode.environmentProblem(environment: environment) { return problem }
+        return check(actual, mode: SnapshotRecordMode.resolve(environment: environment))
+    }
+
     func check(_ actual: String, mode: SnapshotRecordMode, by test: Asserter? = .current) -> String? {
         guard !name.isEmpty else { return "A snapshot needs a non-empty name." }
         let path = url.path

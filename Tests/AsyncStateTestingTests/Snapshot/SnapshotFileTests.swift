@@ -35,6 +35,22 @@ final class SnapshotFileTests {
         #expect(SnapshotFile.fileName(for: "v1.2_final-draft: é/2") == "v1.2_final-draft--é-2.txt")
     }
 
+    // Pinned after mutation testing: the assertion itself could ignore a
+    // misspelt mode, which only the environment's own check covered.
+    @Test("an assertion that names no mode fails, recording nothing, when ASYNCSTATE_RECORD names no mode")
+    func misspeltEnvironmentRecordsNothing() {
+        let failure = snapshot.check(recorded, record: nil, environment: { $0 == "ASYNCSTATE_RECORD" ? "true" : nil })
+        #expect(failure?.hasPrefix("ASYNCSTATE_RECORD=true names no record mode") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("an assertion that names its mode does not read ASYNCSTATE_RECORD, misspelt or not")
+    func namedModeIgnoresTheEnvironment() throws {
+        let failure = snapshot.check(recorded, record: .missing, environment: { $0 == "ASYNCSTATE_RECORD" ? "true" : nil })
+        #expect(failure?.hasPrefix("Recorded snapshot") == true)
+        #expect(try contents() == recorded)
+    }
+
     @Test("two names that make one file name: the second fails and neither compares nor records", arguments: SnapshotRecordMode.allCases)
     func namesThatCollide(mode: SnapshotRecordMode) throws {
         #expect(snapshot.check(recorded, mode: .missing) != nil, "recorded")
