@@ -95,14 +95,17 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
     }
 
     /// Creates a value from `loadable` — a paged list, say:
-    /// `AsyncValue(Loadable(window: 5))`.
+    /// `AsyncValue(Loadable(window: 5))`, or one loaded before. Its loads and
+    /// edits are numbered from past the newest IDs `loadable` records, so
+    /// they are newer than those.
     @inlinable
     public convenience init(_ loadable: Loadable<Value, Failure>, clock: LoadClock?) {
         let loads = SharedLoads()
         let loaded = Self.noting(loads)
+        let feature = Feature(loaded: loaded, clock: clock)
         self.init(
-            store: Store(initialState: loadable, reducer: Feature(loaded: loaded, clock: clock)), loads: loads, loaded: loaded,
-            clock: clock)
+            store: Store(initialState: loadable, reducer: feature, firstLoadID: loadable.idAfterRecorded), loads: loads,
+            loaded: loaded, clock: clock)
     }
 
     @usableFromInline

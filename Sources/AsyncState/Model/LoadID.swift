@@ -23,6 +23,18 @@ public struct LoadID: Hashable, Comparable, Sendable, CustomStringConvertible {
         lhs.rawValue < rhs.rawValue
     }
 
+    /// The largest ID a store may number its first load with: from it,
+    /// 2^63 loads fit before the IDs would wrap past `UInt64.max` — and a
+    /// wrapped ID, older than every one before it, is dropped.
+    static let largestFirst = LoadID(UInt64(Int64.max))
+
+    /// Why a store cannot number its loads from `first`; `nil` when it can.
+    package static func problem(ofFirst first: LoadID) -> String? {
+        guard first > largestFirst else { return nil }
+        return
+            "A store's first load ID, \(first), is past \(largestFirst) (2^63 − 1): its IDs would wrap to #0 and every load from then on be dropped as older. Number loads from a smaller ID."
+    }
+
     /// `#` followed by the generation number, e.g. `#3`.
     public var description: String { "#\(rawValue)" }
 }

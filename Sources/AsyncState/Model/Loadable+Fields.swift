@@ -74,6 +74,27 @@ extension Loadable {
         if !layers.isEmpty { _layers = LayerBox(layers) }
     }
 
+    /// The ID after every one this loadable has seen started or queued, in
+    /// each lane: where a store hosting it numbers its loads from, so that
+    /// they are newer.
+    @usableFromInline
+    var idAfterRecorded: LoadID {
+        // No array of the lanes' IDs: a cache makes a host for every key it
+        // adds, mostly from an empty loadable, which has no layers.
+        var newest = _newestID
+        func consider(_ id: LoadID?) {
+            if let id, newest.map({ id > $0 }) ?? true { newest = id }
+        }
+        if let layers = _layers?._contents {
+            consider(layers._more._newestID)
+            consider(layers._edits._newestID)
+            for id in layers._queued { consider(id) }
+        }
+        guard let newest else { return LoadID(1) }
+        // The last ID has no next: the store reports it as a first ID.
+        return newest.rawValue == .max ? newest : newest.next
+    }
+
     /// The newest edit ever started here; an edit's start must be newer.
     @inlinable
     public var newestEditID: LoadID? { _layers?._contents._edits._newestID }

@@ -324,7 +324,11 @@ public final class Store<State, Action>: Observable {
     ///   - initialState: the feature's state before the first action.
     ///   - reducer: the feature's logic; it runs on the main actor for every action.
     ///   - firstLoadID: the ID the first load gets; tests use the default `#1`
-    ///     so expectations stay stable.
+    ///     so expectations stay stable. Pass one past every ID `initialState`
+    ///     records (a `Loadable`'s `newestID`, `newestMoreID`,
+    ///     `newestEditID` and `queuedIDs`): a load numbered below them is
+    ///     dropped as older. At most 2^63 − 1, past which the IDs could wrap:
+    ///     a larger one is reported to standard error.
     @inlinable
     public convenience init<R: Reducer>(
         initialState: State,
@@ -343,7 +347,11 @@ public final class Store<State, Action>: Observable {
     ///   - initialState: the feature's state before the first action.
     ///   - reducer: the feature's logic; it runs on the main actor for every action.
     ///   - firstLoadID: the ID the first load gets; tests use the default `#1`
-    ///     so expectations stay stable.
+    ///     so expectations stay stable. Pass one past every ID `initialState`
+    ///     records (a `Loadable`'s `newestID`, `newestMoreID`,
+    ///     `newestEditID` and `queuedIDs`): a load numbered below them is
+    ///     dropped as older. At most 2^63 − 1, past which the IDs could wrap:
+    ///     a larger one is reported to standard error.
     @inlinable
     public convenience init<R: Reducer>(
         initialState: State,
@@ -373,6 +381,9 @@ public final class Store<State, Action>: Observable {
         self._nextLoadID = firstLoadID
         self._stateKeyPath = \Store.state
         self._stateKey = \Store._stateMark
+        // Checked here, not as each ID is handed out: counting from a first
+        // ID this low, the IDs cannot run out (2^63 loads).
+        if let problem = LoadID.problem(ofFirst: firstLoadID) { reportToStandardError(problem) }
     }
 
     isolated deinit {

@@ -100,6 +100,7 @@ public final class TestStore<State: Equatable, Action> {
         let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         self.state = initialState
         self.location = location
+        if let problem = LoadID.problem(ofFirst: firstLoadID) { reportFailure(problem, at: location) }
         if checksPurity {
             let checked = PurityCheckedReducer(base: reducer) { reportFailure($0, at: location) }
             self.store = Store(initialState: initialState, reducer: checked, firstLoadID: firstLoadID)

@@ -24,6 +24,33 @@ struct AsyncValueTests {
         #expect(value.state == .success(value: 2))
     }
 
+    /// Loadables that recorded IDs in one lane or another, and the ID a
+    /// host made from each gives its first load.
+    nonisolated static let recorded: [(Loadable<RowValues, TestError>, LoadID)] = {
+        var loaded = EditedRows()
+        _ = loaded.apply(.started(LoadID(5)))
+        _ = loaded.apply(.finished(LoadID(5), [1: 1]))
+        var queued = loaded
+        _ = queued.apply(.queued(LoadID(9)))
+        var edited = loaded
+        _ = edited.start(7, SetRow(1, to: 2))
+        _ = edited.apply(.edit(.confirmed(LoadID(7))))
+        return [(EditedRows(), LoadID(1)), (loaded, LoadID(6)), (queued, LoadID(10)), (edited, LoadID(8))]
+    }()
+
+    // From an outside reading: the host numbered from #1, so a value made
+    // from a loadable loaded before dropped every load, and an edit answered
+    // `.confirmed` that never showed.
+    @Test("a value made from a loadable that recorded loads numbers its own past them, so they are applied", arguments: recorded)
+    func numbersPastRecordedIDs(loadable: Loadable<RowValues, TestError>, first: LoadID) async {
+        let rows = AsyncValue(loadable, clock: nil)
+        await rows.load(LoadRequest { () async throws(TestError) in [1: 10] })
+        #expect(rows.value == [1: 10] && rows.loadable.newestID == first)
+        let edit = await rows.edit(SetRow(1, to: 11), LoadRequest { () async throws(TestError) in })
+        #expect(edit == .confirmed(first.next))
+        #expect(rows.value == [1: 11])
+    }
+
     @Test("awaiting a superseded load returns normally")
     func supersededCallerReturns() async {
         let value = Value()

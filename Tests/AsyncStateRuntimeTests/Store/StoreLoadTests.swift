@@ -168,4 +168,13 @@ struct StoreLoadTests {
         await store.send(.load(gate)).finish()
         #expect(store.profile.newestID == LoadID(42))
     }
+
+    @Test("a first load ID past 2^63 − 1, from which the IDs could wrap, is refused with a message; the largest allowed is not")
+    func firstLoadIDTooLarge() {
+        #expect(LoadID.problem(ofFirst: LoadID(UInt64(Int64.max))) == nil)
+        #expect(
+            LoadID.problem(ofFirst: LoadID(UInt64(Int64.max) + 1))
+                == "A store's first load ID, #9223372036854775808, is past #9223372036854775807 (2^63 − 1): its IDs would wrap to #0 and every load from then on be dropped as older. Number loads from a smaller ID."
+        )
+    }
 }

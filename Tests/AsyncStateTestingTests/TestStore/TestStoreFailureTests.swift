@@ -79,6 +79,15 @@ struct TestStoreFailureTests {
         }
     }
 
+    @Test("a first load ID from which the IDs could wrap fails the test")
+    func firstLoadIDTooLarge() {
+        withKnownIssue {
+            _ = TestStore(initialState: 0, reducer: Reduce<Int, Int> { _, _ in .none }, firstLoadID: LoadID(.max))
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().hasPrefix("A store's first load ID, #18446744073709551615, is past")
+        }
+    }
+
     // MARK: Held
 
     @Test("effects still in flight at the end are named by the actions that started them, in the order they started")
