@@ -95,6 +95,16 @@ extension Pages: RandomAccessCollection, MutableCollection {
         set { _elements[position] = newValue }
         _modify { yield &_elements[position] }
     }
+
+    /// The elements in `bounds`. Setting them replaces them, as
+    /// `replaceSubrange` does, with any number of elements — as an array's
+    /// slice does; `MutableCollection`'s own setter traps unless the counts
+    /// match.
+    @inlinable
+    public subscript(bounds: Range<Int>) -> Slice<Pages> {
+        get { Slice(base: self, bounds: bounds) }
+        set { replaceSubrange(bounds, with: newValue) }
+    }
 }
 
 extension Pages: RangeReplaceableCollection {

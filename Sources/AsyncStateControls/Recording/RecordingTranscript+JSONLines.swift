@@ -77,6 +77,27 @@ private struct FileLine<Action>: Codable where Action: Codable {
 
 /// Just the kind of a line, decoded first, so an action that no longer
 /// decodes is told apart from a line that is not JSON.
+extension RecordingTranscript {
+    /// Throws unless the file of this transcript reads back: no steps let go
+    /// below zero, and each reading of a step from the first one let go up to
+    /// the last one held, as the reader checks.
+    fileprivate func checkWritable() throws {
+        func refuse(_ value: Any, _ reason: String) -> EncodingError {
+            EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: reason))
+        }
+        guard discardedStepCount >= 0 else {
+            throw refuse(discardedStepCount, "A recording cannot have let go of \(discardedStepCount) steps: the count is below zero.")
+        }
+        // Both are at least zero, so the difference cannot overflow.
+        for reading in readings where reading.step < discardedStepCount || reading.step - discardedStepCount > steps.count {
+            throw refuse(
+                reading,
+                "A reading of step \(reading.step) is outside the steps the recording holds: \(discardedStepCount) through \(discardedStepCount) + \(steps.count)."
+            )
+        }
+    }
+}
+
 private struct LineKind: Decodable {
     var kind: String
     var step: Int?
@@ -89,7 +110,12 @@ extension RecordingTranscript where Action: Codable {
     /// it changed — or all of them when it added or removed one), one per
     /// reading, and a closing line with the step count.
     /// The TestingGuide documents every field.
+    ///
+    /// A transcript no recorder makes — built by hand with a negative
+    /// `discardedStepCount`, or a reading of a step it does not hold — throws
+    /// `EncodingError.invalidValue`, saying which: its file could not be read.
     public func jsonLines() throws -> String {
+        try checkWritable()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // JSON has no infinity or NaN: without these, one such `Double` in

@@ -363,6 +363,38 @@ struct RecordingFileTests {
         #expect(read.count == 4)
         #expect(read[0] == .infinity && read[1] == -.infinity && read[2].isNaN && read[3] == 1.5)
     }
+
+    // From an outside reading: a step of Int.max, or a count of Int.min,
+    // overflowed as the file was written, and a negative count wrote a file
+    // its own reader refused without saying why.
+    @Test(
+        "a recording no recorder makes — steps let go below zero, a reading of a step it does not hold — throws when written, saying which",
+        arguments: [
+            (-5, 0, "A recording cannot have let go of -5 steps: the count is below zero."),
+            (Int.min, 0, "A recording cannot have let go of \(Int.min) steps: the count is below zero."),
+            (0, Int.max, "A reading of step \(Int.max) is outside the steps the recording holds: 0 through 0 + 2."),
+            (3, 2, "A reading of step 2 is outside the steps the recording holds: 3 through 3 + 2."),
+            (3, 6, "A reading of step 6 is outside the steps the recording holds: 3 through 3 + 2."),
+        ])
+    func unwritableRecording(discarded: Int, readingStep: Int, reason: String) throws {
+        var recording = Recording(replaying: [Gauge.Action.read(1), .read(2)], from: 0, through: Gauge())
+        recording.discardedStepCount = discarded
+        recording.readings = [RecordedReading(step: readingStep, source: "note", value: .note("n", time: nil))]
+        #expect {
+            try recording.jsonLines()
+        } throws: { error in
+            guard case EncodingError.invalidValue(_, let context) = error else { return false }
+            return context.debugDescription == reason
+        }
+    }
+
+    @Test("readings of the first step held and of the last are written and read back")
+    func readingsAtTheEnds() throws {
+        var recording = Recording(replaying: [Gauge.Action.read(1), .read(2)], from: 0, through: Gauge())
+        recording.discardedStepCount = 3
+        recording.readings = [3, 5].map { RecordedReading(step: $0, source: "note", value: .note("n", time: nil)) }
+        #expect(try RecordingTranscript<Gauge.Action>(jsonLines: try recording.jsonLines()).readings == recording.readings)
+    }
 }
 
 /// Files edited past anything a recorder writes: each is refused, naming the line at fault.

@@ -17,6 +17,20 @@ struct PagesCollectionTests {
         return pages
     }
 
+    // From an outside reading: the setter `MutableCollection` gives traps
+    // unless the counts match, where an array's works.
+    @Test(
+        "assigning a slice of another length replaces the range, as replaceSubrange does",
+        arguments: [(0..<2, [Int]()), (0..<1, [7, 8, 9]), (1..<3, [5]), (4..<4, [9])])
+    func sliceAssignment(range: Range<Int>, elements: [Int]) {
+        var assigned = Self.twoPages()
+        assigned[range] = Pages(elements, next: nil)[...]
+        var replaced = Self.twoPages()
+        replaced.replaceSubrange(range, with: elements)
+        #expect(assigned == replaced)
+        #expect(assigned[range.lowerBound..<range.lowerBound + elements.count].elementsEqual(elements))
+    }
+
     @Test("removeAll(where:) keeps each kept element in its page, as remove(at:) does")
     func removeAllWhereKeepsBoundaries() {
         var byPredicate = Self.twoPages()
