@@ -31,7 +31,9 @@ extension Store {
     ///
     /// - Parameters:
     ///   - clock: the clock every sleeping effect of this store waits on.
-    ///   - maximumRounds: how many yields to allow before giving up.
+    ///   - maximumRounds: how many yields to allow before giving up; at least
+    ///     8, the quiet rounds it counts before it answers `true` — a bound
+    ///     below that answers `false` even for a store that is idle.
     /// - Returns: `false` if the store never became idle within
     ///   `maximumRounds` — an effect is waiting on something other than
     ///   `clock`, such as real time or a network.

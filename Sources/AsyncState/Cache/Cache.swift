@@ -261,7 +261,8 @@ public final class Cache<Key: Hashable & Sendable, Value: Equatable, Failure: Er
     /// released or ``stopPolling(_:)``. A tick is skipped while a load of the
     /// key is in flight or queued — one that no invalidation has overtaken,
     /// or a "load more", which a reload would supersede. Polling a key again
-    /// replaces its poll.
+    /// replaces its poll. An `interval` of zero or less ticks at most once per
+    /// main-actor turn, as ``Effect/poll(id:every:clock:_:)`` does.
     public func poll(_ key: Key, every interval: Duration) {
         guard key == key else { return reportUnequalKey(key, "it is not polled") }
         tasks[.poll(key)]?.cancel()

@@ -14,6 +14,10 @@
 ///
 /// Appending and lookup are O(1); removing a key is O(n), as removing from an
 /// array is.
+///
+/// A key must be equal to itself, as a `Dictionary`'s must: one that is not
+/// (a `Double.nan`) is stored as a new row by every write and never found
+/// again, so `forEach` never reaches its row.
 public struct KeyedStates<Key: Hashable, Value> {
     @usableFromInline var _storedKeys: [Key]
     @usableFromInline var _storedValues: [Value]

@@ -277,6 +277,11 @@ public struct Effect<Action> {
     /// Marking adds an ID and takes none away: work that already has one — a
     /// ``debounced(id:for:clock:)`` effect's, or a child's in a `forEach` — is
     /// cancellable by either, and still debounces, or ends with its child.
+    ///
+    /// An ID must be equal to itself, as a `Dictionary`'s key must: by one
+    /// that is not (a `Double.nan`), nothing is ever cancelled — neither by
+    /// ``cancel(id:)`` nor by `cancelInFlight` — and two polls or debounces
+    /// under it run side by side.
     public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
         let id = CancelID(id)
         let marked = withCancelID(id)

@@ -471,9 +471,11 @@ public final class AsyncValue<Value: Equatable, Failure: Error & Equatable>: Obs
 
     /// Rolls edit `id` back at once and cancels its request; the edit's
     /// callers return `.cancelled(id)` at once, also while a request that
-    /// ignores cancellation runs on.
+    /// ignores cancellation runs on. An ID that names no pending edit — one
+    /// settled already, or a load's — cancels nothing.
     @inlinable
     public func cancel(edit id: LoadID) {
+        guard _store._currentState.isPending(edit: id) else { return }
         _store.send(.abandon(id))
         _loads.endCancelled([id])
     }

@@ -28,7 +28,10 @@ import Observation
 /// it ends: a closure may capture the object that holds the tracker. A key
 /// that has run keeps a small entry — whether it runs, its last failure —
 /// for as long as the tracker, so keys drawn from a set without bound
-/// (every item's ID) grow it by one entry each.
+/// (every item's ID) grow it by one entry each. A key must be equal to
+/// itself, as a `Dictionary`'s must: the failure of a key that is not (a
+/// `Double.nan`) shows in ``errors`` but no call can find it, and only
+/// ``clearErrors()`` clears it.
 @MainActor
 public final class OperationTracker<Key: Hashable & Sendable, Failure: Error & Equatable>: Observable {
     /// What a finished operation leaves in its key's state.

@@ -10,8 +10,10 @@
 /// operation is cancelled; the load does not wait for an operation that
 /// ignores cancellation. Cancelling the load before then reports
 /// `.cancelled` at once too — the timer stops with it, so it can never win
-/// afterwards. A duration too long for a clock to sleep (over about 146
-/// years) waits that long instead of trapping.
+/// afterwards. A duration of zero or less times out at once, without running
+/// the operation; one too long
+/// for a clock to sleep (over about 146 years) waits that long instead of
+/// trapping.
 public struct LoadTimeout<Failure: Sendable>: Sendable {
     @inlinable var duration: Duration { _storage.duration }
     @inlinable var failure: Failure { _storage.failure }
@@ -69,6 +71,12 @@ func withTimeout<Result, Failure: Sendable>(
     onCancel: @escaping @MainActor () -> Result,
     operation: @escaping @MainActor () async -> Result
 ) async -> Result {
+    // A limit of zero or less has passed before the operation could begin:
+    // timed out at once, unrun. A race against a sleep of zero was won by
+    // whichever task the executor ran first.
+    // (An attempt begun in a task cancelled already ends as cancelled, as the
+    // handler below would end it.)
+    guard timeout.duration > .zero else { return Task.isCancelled ? onCancel() : onTimeout() }
     let race = Race<Result>()
     // Both tasks are enqueued on the main actor: neither runs before this
     // function suspends below, so the race cannot end before it is awaited

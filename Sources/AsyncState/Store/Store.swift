@@ -487,6 +487,11 @@ public final class Store<State, Action>: Observable {
 
     /// Processes `action` now, then any actions it queued, and starts their effects.
     ///
+    /// A send made while the store processes an action — from a transition
+    /// observer or a change handler — queues `action` behind it: the store
+    /// processes it before the `send` it is processing returns, whose task
+    /// holds its effects, and the task this call returns is empty.
+    ///
     /// - Returns: a handle to await or cancel the effects this call started.
     @inlinable
     @discardableResult

@@ -126,6 +126,23 @@ struct AsyncValueLayersTests {
         #expect(numbers.editError == nil)
     }
 
+    // From an outside reading: given a load's ID, it cancelled the load.
+    @Test("cancel(edit:) with an ID that names no pending edit — a load's — cancels nothing")
+    func cancelEditOfALoadsID() async throws {
+        let numbers = Numbers(value: [0, 0])
+        let gate = Gate<[Int]>()
+        let loading = await startCaller {
+            await numbers.load(LoadRequest { () async throws(TestError) in (try? await gate.wait()) ?? [] })
+        }
+        await gate.waitForArrivals()
+        let id = try #require(numbers.loadable.inFlightID)
+        numbers.cancel(edit: id)
+        #expect(numbers.isLoading && !gate.observedCancellation)
+        gate.open(with: [3, 4])
+        await loading.value
+        #expect(numbers.value == [3, 4])
+    }
+
     @Test("cancelling the calling task rolls the edit back and cancels its request; it is not an error")
     func cancelEditCaller() async {
         let numbers = Numbers(value: [0, 0])

@@ -51,6 +51,21 @@ struct AsyncValueTests {
         #expect(rows.value == [1: 11])
     }
 
+    // From an outside reading: the operation and a sleep of zero raced,
+    // and which won changed from run to run.
+    @Test("a timeout of zero or less times out at once, without running the operation", arguments: [Duration.zero, .seconds(-1)])
+    func timeoutOfZero(limit: Duration) async {
+        let value = AsyncValue<Int, TestError>()
+        var calls = 0
+        await value.load(
+            LoadRequest { () async throws(TestError) in
+                calls += 1
+                await Task.yield()
+                return 1
+            }.timeout(LoadTimeout(limit, clock: TestClock(), failure: .timedOut)))
+        #expect(value.error == .timedOut && calls == 0)
+    }
+
     @Test("awaiting a superseded load returns normally")
     func supersededCallerReturns() async {
         let value = Value()

@@ -46,6 +46,25 @@ struct StoreOrderingTests {
     }
 
     @Test(
+        "an action an observer sends is queued: its send returns an empty task, and its effects join the task of the send being processed",
+        arguments: EffectStart.allCases)
+    func observerSendJoinsTheOuterTask(start: EffectStart) async {
+        let gate = Gate<Int>()
+        let store = Store(
+            initialState: 0, reducer: Reduce<Int, Int> { _, action in action == 1 ? .run { _ in _ = try await gate.wait() } : .none })
+        store._effectStart = start
+        var inner: StoreTask?
+        store.observeTransitions { [weak store] transition in
+            if transition.action == 0 { inner = store?.send(1) }
+        }
+        let outer = store.send(0)
+        #expect(inner?.isEmpty == true && !outer.isEmpty)
+        outer.cancel()
+        await outer.finish()
+        #expect(gate.observedCancellation && store.runningEffectCount == 0)
+    }
+
+    @Test(
         "however many actions wait, each runs in the order sent, and what each sends runs after those already waiting",
         arguments: [1, 2, 3, 8, 9, 20])
     func queuedInOrder(waiting: Int) {
