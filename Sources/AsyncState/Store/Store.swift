@@ -314,6 +314,15 @@ public final class Store<State, Action>: Observable {
     /// an action returns get the tokens from there up to the next action's.
     package var nextEffectToken: Int { _nextEffectToken }
 
+    /// The tokens of the effects running, oldest first.
+    package var runningEffectTokens: [Int] { _runningEffects.keys.sorted() }
+
+    /// The oldest token of an effect running or scheduled to launch; `nil`
+    /// when there is none.
+    package var oldestLiveEffectToken: Int? {
+        [_runningEffects.keys.min(), _pending.lazy.map(\._token).min(), _launch._token].compactMap(\.self).min()
+    }
+
     /// Called with a message when an effect misbehaves (for example throws an
     /// error nobody handles). By default the message goes to standard error.
     public var onIssue: @MainActor (String) -> Void = { reportToStandardError($0) }

@@ -61,13 +61,13 @@ public final class TestStore<State: Equatable, Action> {
 
     /// The actions processed, each with the first token its effects could
     /// get: an effect's action is the last one whose first token is at most
-    /// the effect's. Kept from the oldest action an effect may still name;
-    /// one that scheduled no effect is replaced by the next.
+    /// the effect's — looked up only to name an effect in a failure. One
+    /// that scheduled no effect is replaced by the next; the list is cut
+    /// back to the oldest effect alive as it grows.
     private var scheduled: [(firstToken: Int, action: Action)] = []
-    /// The action that started each running effect, by the store's token,
-    /// and whether the effect is a later part of another — to name an
-    /// effect left running or one that threw.
-    private var effectOrigins: [Int: (action: Action, isPart: Bool)] = [:]
+    /// The effect each later part (a concatenation's, a queued load's turn)
+    /// belongs to, by token: a part is named by its whole's action.
+    private var wholes: [Int: Int] = [:]
 
     /// Creates a test store that runs `reducer` from `initialState`.
     ///
@@ -118,10 +118,10 @@ public final class TestStore<State: Equatable, Action> {
         store.onIssue = { [weak self] in reportFailure($0, at: self?.stepLocation ?? location) }
         store._onRunningEffectsChange = { [ledger, weak self] change in
             ledger.counts.withLock { $0.runningEffects = change.count }
-            self?.noteOrigin(of: change)
+            self?.notePart(change)
         }
         store._effectOrigin = { [weak self] effect in
-            guard let self, let action = effectOrigins[effect.token]?.action ?? origin(of: effect) else { return nil }
+            guard let self, let action = origin(of: effect.token, partOf: effect.partOf) else { return nil }
             return describe(action)
         }
     }
@@ -316,9 +316,10 @@ public final class TestStore<State: Equatable, Action> {
         guard exhaustivity == .on else { return }
         let names = pending.map { describe($0.action) }
         // In the order the effects were scheduled; a later part of an effect
-        // (a concatenation's, a queued load's turn) runs beside it, counted.
-        let origins = effectOrigins.sorted { $0.key < $1.key }.map { _, origin in
-            describe(origin.action) + (origin.isPart ? " (a later part of its effect)" : "")
+        // runs beside it, counted.
+        let origins = store.runningEffectTokens.map { token in
+            (origin(of: token, partOf: nil).map(describe) ?? "an action before this test store")
+                + (wholes[token] != nil ? " (a later part of its effect)" : "")
         }
         for message in Self.endFailures(
             unasserted: pending.count, running: store.runningEffectCount, names: names, origins: origins)
@@ -332,30 +333,37 @@ public final class TestStore<State: Equatable, Action> {
     /// action's effects.
     private func noteScheduling(by action: Action) {
         let firstToken = store.nextEffectToken
-        // The action before scheduled no effect: none can be named by it.
-        if scheduled.last?.firstToken == firstToken { scheduled.removeLast() }
+        if scheduled.last?.firstToken == firstToken {
+            // The action before scheduled no effect: none can be named by it.
+            scheduled.removeLast()
+        } else if scheduled.count >= 64 {
+            // Only an effect alive — running or about to launch — is named
+            // again; a part's whole is alive as long as the part, and older.
+            if let oldest = store.oldestLiveEffectToken {
+                if let first = scheduled.lastIndex(where: { $0.firstToken <= oldest }) { scheduled.removeFirst(first) }
+            } else {
+                scheduled.removeAll(keepingCapacity: true)
+            }
+        }
         scheduled.append((firstToken, action))
     }
 
-    /// Notes which action started an effect that begins running, and forgets
-    /// an effect that ends.
-    private func noteOrigin(of change: RunningEffectChange) {
-        guard change.isRunning else {
-            effectOrigins[change.token] = nil
-            return
+    /// Notes the whole of a later part that begins running, and forgets it
+    /// when the part ends.
+    private func notePart(_ change: RunningEffectChange) {
+        if change.isRunning {
+            if let whole = change.partOf { wholes[change.token] = whole }
+        } else if !wholes.isEmpty {
+            wholes[change.token] = nil
         }
-        effectOrigins[change.token] = origin(of: change).map { ($0, change.partOf != nil) }
     }
 
-    /// The action that started an effect as it begins: for a later part, the
-    /// action of the effect it is part of; else the action that scheduled it.
-    /// Effects begin in the order they were scheduled, so the actions before
-    /// the one found are let go.
-    private func origin(of change: RunningEffectChange) -> Action? {
-        if let whole = change.partOf { return effectOrigins[whole]?.action }
-        guard let index = scheduled.lastIndex(where: { $0.firstToken <= change.token }) else { return nil }
-        scheduled.removeFirst(index)
-        return scheduled[0].action
+    /// The action that started effect `token`, or the effect `partOf` names,
+    /// if it is a later part: the action of the whole it belongs to.
+    private func origin(of token: Int, partOf: Int?) -> Action? {
+        var token = partOf ?? token
+        while let whole = wholes[token] { token = whole }
+        return scheduled.last { $0.firstToken <= token }?.action
     }
 
     /// The failures of an exhaustive test that ends with `unasserted` received

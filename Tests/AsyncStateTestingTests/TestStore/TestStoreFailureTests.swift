@@ -219,6 +219,31 @@ struct TestStoreFailureTests {
         await store.finish()
     }
 
+    @Test("an effect in flight since the start of a long test is named by its action, and one started late by its own")
+    func inFlightAfterManyActions() async {
+        let held = Gate<Int>()
+        let store = TestStore(
+            initialState: 0,
+            reducer: Reduce<Int, String> { _, action in
+                switch action {
+                case "wait", "late": .run { _ in _ = try await held.wait() }
+                default: .run { _ in }
+                }
+            })
+        store.timeout = .milliseconds(20)
+        store.send("wait")
+        for _ in 1...200 { await store.send("tick").finish() }
+        store.send("late")
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "2 effect(s) still in flight at the end of the test, started by:\n  \"wait\"\n  \"late\"\n")
+        }
+        held.open(with: 0)
+        await store.finish()
+    }
+
     @Test("an effect that sends an action, then throws, is named by the action that returned it")
     func effectThatSendsThenThrowsNamesItsAction() async {
         let store = TestStore(
