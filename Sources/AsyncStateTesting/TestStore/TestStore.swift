@@ -59,15 +59,8 @@ public final class TestStore<State: Equatable, Action> {
 
     private let ledger = EndOfTestLedger()
 
-    /// The actions processed, each with the first token its effects could
-    /// get: an effect's action is the last one whose first token is at most
-    /// the effect's — looked up only to name an effect in a failure. One
-    /// that scheduled no effect is replaced by the next; the list is cut
-    /// back to the oldest effect alive as it grows.
-    private var scheduled: [(firstToken: Int, action: Action)] = []
-    /// The effect each later part (a concatenation's, a queued load's turn)
-    /// belongs to, by token: a part is named by its whole's action.
-    private var wholes: [Int: Int] = [:]
+    /// Which action started each effect, to name it in a failure.
+    private let origins = EffectOrigins<Action>()
 
     /// Creates a test store that runs `reducer` from `initialState`.
     ///
@@ -108,20 +101,21 @@ public final class TestStore<State: Equatable, Action> {
             self.store = Store(initialState: initialState, reducer: reducer, firstLoadID: firstLoadID)
         }
         store.observeTransitions { [weak self] transition in
-            self?.noteScheduling(by: transition.action)
-            self?.pending.append(transition)
-            self?.resumeArrival(true)
+            guard let self else { return }
+            origins.noteScheduling(by: transition.action, firstToken: store.nextEffectToken) { self.store.oldestLiveEffectToken }
+            pending.append(transition)
+            resumeArrival(true)
         }
         // What a store reports as misuse — an effect's error nothing
         // handled, a reducer that sends — fails the test, where a plain
         // store prints it.
         store.onIssue = { [weak self] in reportFailure($0, at: self?.stepLocation ?? location) }
-        store._onRunningEffectsChange = { [ledger, weak self] change in
+        store._onRunningEffectsChange = { [ledger, origins] change in
             ledger.counts.withLock { $0.runningEffects = change.count }
-            self?.notePart(change)
+            origins.noteRunning(change)
         }
         store._effectOrigin = { [weak self] effect in
-            guard let self, let action = origin(of: effect.token, partOf: effect.partOf) else { return nil }
+            guard let self, let action = origins.action(of: effect.token, partOf: effect.partOf) else { return nil }
             return describe(action)
         }
     }
@@ -318,8 +312,8 @@ public final class TestStore<State: Equatable, Action> {
         // In the order the effects were scheduled; a later part of an effect
         // runs beside it, counted.
         let origins = store.runningEffectTokens.map { token in
-            (origin(of: token, partOf: nil).map(describe) ?? "an action before this test store")
-                + (wholes[token] != nil ? " (a later part of its effect)" : "")
+            (self.origins.action(of: token).map(describe) ?? "an action before this test store")
+                + (self.origins.isPart(token) ? " (a later part of its effect)" : "")
         }
         for message in Self.endFailures(
             unasserted: pending.count, running: store.runningEffectCount, names: names, origins: origins)
@@ -327,43 +321,6 @@ public final class TestStore<State: Equatable, Action> {
             reportFailure(message, at: location)
         }
         pending.removeAll()
-    }
-
-    /// Notes an action the store processed, before it schedules the
-    /// action's effects.
-    private func noteScheduling(by action: Action) {
-        let firstToken = store.nextEffectToken
-        if scheduled.last?.firstToken == firstToken {
-            // The action before scheduled no effect: none can be named by it.
-            scheduled.removeLast()
-        } else if scheduled.count >= 64 {
-            // Only an effect alive — running or about to launch — is named
-            // again; a part's whole is alive as long as the part, and older.
-            if let oldest = store.oldestLiveEffectToken {
-                if let first = scheduled.lastIndex(where: { $0.firstToken <= oldest }) { scheduled.removeFirst(first) }
-            } else {
-                scheduled.removeAll(keepingCapacity: true)
-            }
-        }
-        scheduled.append((firstToken, action))
-    }
-
-    /// Notes the whole of a later part that begins running, and forgets it
-    /// when the part ends.
-    private func notePart(_ change: RunningEffectChange) {
-        if change.isRunning {
-            if let whole = change.partOf { wholes[change.token] = whole }
-        } else if !wholes.isEmpty {
-            wholes[change.token] = nil
-        }
-    }
-
-    /// The action that started effect `token`, or the effect `partOf` names,
-    /// if it is a later part: the action of the whole it belongs to.
-    private func origin(of token: Int, partOf: Int?) -> Action? {
-        var token = partOf ?? token
-        while let whole = wholes[token] { token = whole }
-        return scheduled.last { $0.firstToken <= token }?.action
     }
 
     /// The failures of an exhaustive test that ends with `unasserted` received
