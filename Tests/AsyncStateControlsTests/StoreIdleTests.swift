@@ -152,4 +152,15 @@ struct StoreIdleTests {
         #expect(clock.now.offset == .milliseconds(100))
         #expect(store.runningEffectCount == 0)
     }
+
+    // From a mutation round: a wait that returned as soon as the store was
+    // idle, yielding never, passed every test here.
+    @Test("work already queued on the main actor runs before waitUntilIdle returns")
+    func queuedWorkRuns() async {
+        let clock = TestClock()
+        let store = Store(initialState: Waits.State(), reducer: Waits(clock: clock))
+        Task { @MainActor in store.send(.mark("queued")) }
+        #expect(await store.waitUntilIdle(on: clock, maximumRounds: Self.rounds))
+        #expect(store.marks == ["queued"])
+    }
 }

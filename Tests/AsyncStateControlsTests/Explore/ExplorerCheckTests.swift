@@ -85,6 +85,57 @@ struct ExplorerCheckTests {
         #expect(failure.minimized.actions.isEmpty)
     }
 
+    // From a mutation round: a minimization that did not check the initial
+    // state passed, since the test above has no step to shrink.
+    @Test("an initial state that breaks an invariant minimizes to no step, whatever steps followed")
+    func initialStateMinimizesPastSteps() async throws {
+        let named = Invariant<SearchFeature.State>("a query is never empty") { !$0.query.isEmpty }
+        let report = await explore(SearchFeature.State(), script: [.search("s")], invariants: [named]) { operations in
+            let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+            return SearchFeature(fetch: { _ throws(SearchFailure) in try await fetch() })
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.message == "the initial state breaks it")
+        #expect(!failure.recording.actions.isEmpty)
+        #expect(failure.minimized.actions.isEmpty)
+    }
+
+    /// A search whose state's `==` looks at its results only, and that
+    /// writes late results into a log `==` ignores.
+    struct IgnoredLog: Reducer {
+        struct State: Equatable {
+            var results = Loadable<String, SearchFailure>()
+            var late: [String] = []
+            static func == (lhs: Self, rhs: Self) -> Bool { lhs.results == rhs.results }
+        }
+
+        let fetch: @MainActor @Sendable () async throws(SearchFailure) -> String
+
+        func reduce(into state: inout State, action: SearchFeature.Action) -> Effect<SearchFeature.Action> {
+            switch action {
+            case .search:
+                let fetch = fetch
+                return state.results.load(
+                    SearchFeature.Action.results, LoadRequest { () async throws(SearchFailure) in try await fetch() },
+                    overlap: .latestWins(cancellingEarlier: false))
+            case .cancel: return .cancel(load: state.results.cancel())
+            case .results(.finished(let id, let value)) where state.results.inFlightID != id:
+                state.late.append(value)
+                return .none
+            case .results(let load): return state.results.reduce(load)
+            }
+        }
+    }
+
+    @Test("a stale result written where the state's == does not look is caught")
+    func staleResultPastEquality() async throws {
+        let report = await explore(IgnoredLog.State(), script: [.search("s"), .search("sw")]) { operations in
+            IgnoredLog(fetch: operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") })
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "no stale result wins")
+    }
+
     @Test("minimizing a property that holds of no step at all gives no step")
     func minimizesToNothing() {
         let recording = Recording(

@@ -179,6 +179,33 @@ struct ExplorerEditTests {
         #expect(failure.minimized.steps.last?.state.posts.value?.first?.isLiked == false)
     }
 
+    /// The likes, over a reducer that shows the posts as they were before
+    /// the like once the server confirms it — a bug the explorer must find.
+    struct ForgetsConfirmedLikes: Reducer {
+        let base: LikesFeature
+
+        func reduce(into state: inout LikesFeature.State, action: LikesFeature.Action) -> Effect<LikesFeature.Action> {
+            let effect = base.reduce(into: &state, action: action)
+            if case .posts(.edit(.confirmed)) = action {
+                state.posts = Loadable(value: [LikesFeature.Post(id: 1), LikesFeature.Post(id: 2)])
+            }
+            return effect
+        }
+    }
+
+    // From a mutation round: a check that skipped confirmations passed,
+    // since every other lost edit here is lost by a refresh's result.
+    @Test("a reducer that loses an edit as it is confirmed, with no refresh, is caught")
+    func editLostAtConfirmation() async throws {
+        let initial = LikesFeature.State(posts: Loadable(value: [LikesFeature.Post(id: 1), LikesFeature.Post(id: 2)]))
+        let report = await explore(initial, script: [.like(1)]) {
+            ForgetsConfirmedLikes(base: LikesFeature(server: LikesFeature.Server($0)))
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "no confirmed edit lost")
+        #expect(failure.message == "posts: confirmed edit like(1) missing from its value")
+    }
+
     @Test("a row that leaves its array when its edit is confirmed loses nothing, known by place or by ID")
     func rowLeavesArray() async {
         let byPlace = await explore(StarredInbox.rows(), script: [.star(1)]) { operations in

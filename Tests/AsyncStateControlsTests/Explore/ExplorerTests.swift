@@ -206,6 +206,83 @@ struct ExplorerTests {
         #expect(wakes.current.allSatisfy { $0.allSatisfy { $0 <= .seconds(2) } }, "\(wakes.current)")
     }
 
+    // From a mutation round: a report that counted only the last ordering's
+    // choices passed every test.
+    @Test("the step count adds up the choices of every ordering")
+    func stepCountAddsUp() async {
+        let report = await explore(State(), script: [.search("q1"), .search("q2")]) { feature($0) }
+        #expect(report.orderingCount == 3)
+        // Each ordering sends the two searches and answers their two fetches.
+        #expect(report.stepCount == 12)
+    }
+
+    @Test("the promises checked are the kit's, then yours")
+    func promisesInOrder() async {
+        let mine = Invariant<State>("mine") { _ in true }
+        let report = await explore(State(), script: [], invariants: [mine]) { feature($0) }
+        #expect(
+            report.promises == [
+                "no stale result wins", "nothing stuck loading", "no confirmed edit lost", "no invalidation lost",
+                "cancellation is never failure", "mine",
+            ])
+    }
+
+    @Test("at each moment the script's next action is tried before the clock moves")
+    func sendsBeforeAdvancing() async throws {
+        let noResults = Invariant<State>("no results") { $0.results.value == nil }
+        let report = await explore(State(), script: [.search("a"), .search("b")], invariants: [noResults]) { operations in
+            let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+            let clock = operations.clock
+            return SearchFeature(fetch: { _ throws(SearchFailure) in
+                try? await clock.sleep(for: .seconds(1))
+                return try await fetch()
+            })
+        }
+        let failure = try #require(report.failure)
+        // The second search cancels the first one's sleep, so its fetch is
+        // called at once; the second's waits for the clock.
+        #expect(
+            failure.ordering == [
+                #"send(.search("a"))"#, #"send(.search("b"))"#, "answer fetch #0", "advance the clock to 1.0 seconds",
+                "answer fetch #1",
+            ])
+    }
+
+    @Test("a call made after an ordering ended answers at once: no effect is left suspended")
+    func callAfterTheEndAnswers() async {
+        let finished = LockedValue(false)
+        let report = await explore(State(), script: [.search("s")], maximumSteps: 1) { operations in
+            let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+            return SearchFeature(fetch: { _ throws(SearchFailure) in
+                _ = try await fetch()
+                // Called once the ordering is over and its waiting calls answered.
+                let second = try await fetch()
+                finished.withLock { $0 = true }
+                return second
+            })
+        }
+        #expect(report.failure?.message == "the ordering made 1 choices without settling")
+        for _ in 0..<100 where !finished.current { await Task.yield() }
+        #expect(finished.current)
+    }
+
+    @Test("a feature that runs differently when an ordering is replayed is reported")
+    func differentReplayReported() async throws {
+        let orderings = LockedValue(0)
+        let report = await explore(State(), script: [.search("a"), .search("b")]) { operations in
+            let fetch = operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") }
+            let isFirst = orderings.withLock {
+                $0 += 1
+                return $0 == 1
+            }
+            // Only the first ordering waits for the explorer's answers.
+            return SearchFeature(fetch: { _ throws(SearchFailure) in isFirst ? try await fetch() : "at once" })
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.invariant == "the feature runs the same way every time")
+        #expect(report.orderingCount == 2)
+    }
+
     @Test("the largest step bound does not overflow")
     func largestStepBound() async {
         let report = await explore(State(), script: [.search("s")], maximumSteps: .max) { feature($0) }
