@@ -11,9 +11,8 @@
 /// ignores cancellation. Cancelling the load before then reports
 /// `.cancelled` at once too — the timer stops with it, so it can never win
 /// afterwards. A duration of zero or less times out at once, without running
-/// the operation; one too long
-/// for a clock to sleep (over about 146 years) waits that long instead of
-/// trapping.
+/// the operation; one too long for a clock to sleep (over about 146 years)
+/// waits that long instead of trapping.
 public struct LoadTimeout<Failure: Sendable>: Sendable {
     @inlinable var duration: Duration { _storage.duration }
     @inlinable var failure: Failure { _storage.failure }
