@@ -33,7 +33,7 @@ extension Store {
     ///   - clock: the clock every sleeping effect of this store waits on.
     ///   - maximumRounds: how many yields to allow before giving up; at least
     ///     8, the quiet rounds it counts before it answers `true` — a bound
-    ///     below that answers `false` even for a store that is idle.
+    ///     below that answers `false`, even for a store that is idle.
     /// - Returns: `false` if the store never became idle within
     ///   `maximumRounds` — an effect is waiting on something other than
     ///   `clock`, such as real time or a network.
@@ -57,7 +57,7 @@ func yieldUntilSettled(
 ) async -> Bool {
     var last = fingerprint()
     var quietRounds = 0
-    // A bound below one allows no round: `false`, as for any bound reached.
+    // A bound below one allows no round: `false`.
     for _ in 0..<max(0, maximumRounds) {
         if quietRounds >= needed, isSettled() { return true }
         await Task.yield()
@@ -69,5 +69,6 @@ func yieldUntilSettled(
             last = current
         }
     }
-    return false
+    // The last round may be the one that made the quiet rounds enough.
+    return maximumRounds > 0 && quietRounds >= needed && isSettled()
 }

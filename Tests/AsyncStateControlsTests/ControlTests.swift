@@ -277,4 +277,11 @@ struct ControlEdgeTests {
         #expect(await store.waitUntilIdle(on: TestClock(), maximumRounds: -1) == false)
         #expect(await store.waitUntilIdle(on: TestClock(), maximumRounds: 0) == false)
     }
+
+    @Test("waitUntilIdle counts 8 quiet rounds before it answers: a bound below them answers false for an idle store")
+    func idleNeedsEightRounds() async {
+        let store = Store(initialState: 0, reducer: Reduce<Int, Int> { _, _ in .none })
+        #expect(await store.waitUntilIdle(on: TestClock(), maximumRounds: 7) == false)
+        #expect(await store.waitUntilIdle(on: TestClock(), maximumRounds: 8) == true)
+    }
 }

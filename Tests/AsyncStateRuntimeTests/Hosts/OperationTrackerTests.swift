@@ -10,6 +10,18 @@ struct OperationTrackerTests {
     enum Op: Hashable, Sendable { case save, delete }
     typealias Tracker = OperationTracker<Op, AnyError>
 
+    @Test("the failure of a key not equal to itself shows in errors, no call finds it, and clearErrors clears it")
+    func keyNotEqualToItself() async {
+        let tracker = OperationTracker<Double, AnyError>()
+        _ = await tracker.run(.nan) { () async throws -> Int in throw TestError.offline }
+        #expect(tracker.errors.count == 1 && tracker.hasErrors)
+        #expect(tracker.error(for: .nan) == nil)
+        tracker.clearError(for: .nan)
+        #expect(tracker.hasErrors)
+        tracker.clearErrors()
+        #expect(!tracker.hasErrors)
+    }
+
     @Test("two different operations run at the same time, each tracked on its own")
     func twoAtOnce() async {
         let tracker = Tracker()

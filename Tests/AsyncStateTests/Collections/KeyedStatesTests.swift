@@ -5,6 +5,15 @@ import Testing
 
 @Suite("KeyedStates")
 struct KeyedStatesTests {
+    @Test("a key not equal to itself is stored as a new row by every write and never found, as in a Dictionary")
+    func keyNotEqualToItself() {
+        var rows: KeyedStates<Double, Int> = [1: 1]
+        rows[.nan] = 2
+        rows[.nan] = 3
+        #expect(rows.count == 3 && rows[.nan] == nil)
+        #expect(rows.map(\.value) == [1, 2, 3])
+    }
+
     @Test("keeps insertion order and finds every value by key")
     func orderAndLookup() {
         var rows: KeyedStates<Int, String> = [30: "c", 10: "a"]
