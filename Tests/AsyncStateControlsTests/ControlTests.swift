@@ -2,7 +2,7 @@ import AsyncState
 import AsyncStateTesting
 import Testing
 
-@Suite("Gate")
+@Suite("Gate", .timeLimit(.minutes(10)))
 struct GateTests {
     @Test("a gate opened before anyone waits remembers its value")
     func openedEarly() async throws {
@@ -109,7 +109,7 @@ struct GateTests {
     }
 }
 
-@Suite("TestClock")
+@Suite("TestClock", .timeLimit(.minutes(10)))
 struct TestClockTests {
     @Test("sleepers wake in deadline order only when time is advanced past them")
     func order() async throws {

@@ -17,7 +17,8 @@
 ///
 /// A key must be equal to itself, as a `Dictionary`'s must: one that is not
 /// (a `Double.nan`) is stored as a new row by every write and never found
-/// again, so `forEach` never reaches its row.
+/// again, so ``Reducer/forEach(_:action:extract:element:)`` never reaches its
+/// row.
 public struct KeyedStates<Key: Hashable, Value> {
     @usableFromInline var _storedKeys: [Key]
     @usableFromInline var _storedValues: [Value]

@@ -32,7 +32,7 @@ public struct LoadID: Hashable, Comparable, Sendable, CustomStringConvertible {
     package static func problem(ofFirst first: LoadID) -> String? {
         guard first > largestFirst else { return nil }
         return
-            "A store's first load ID, \(first), is past \(largestFirst) (2^63 − 1): its IDs would wrap to #0 and every load from then on be dropped as older. Number loads from a smaller ID."
+            "A store's first load ID, \(first), is past \(largestFirst) (2^63 − 1): its IDs would wrap to #0 and every load from then on be dropped as older. Number loads from a smaller ID, or host a loadable that records smaller ones."
     }
 
     /// `#` followed by the generation number, e.g. `#3`.

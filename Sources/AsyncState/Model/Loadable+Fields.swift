@@ -88,6 +88,9 @@ extension Loadable {
         if let layers = _layers?._contents {
             consider(layers._more._newestID)
             consider(layers._edits._newestID)
+            // Queued IDs are at most `newestID` in a loadable its actions
+            // built; one written by its fields (`Loadable(expecting:)`) may
+            // say otherwise.
             for id in layers._queued { consider(id) }
         }
         guard let newest else { return LoadID(1) }

@@ -102,7 +102,10 @@ extension Pages: RandomAccessCollection, MutableCollection {
     /// match.
     @inlinable
     public subscript(bounds: Range<Int>) -> Slice<Pages> {
-        get { Slice(base: self, bounds: bounds) }
+        get {
+            precondition(bounds.lowerBound >= startIndex && bounds.upperBound <= endIndex, "Pages slice bounds out of range")
+            return Slice(base: self, bounds: bounds)
+        }
         set { replaceSubrange(bounds, with: newValue) }
     }
 }

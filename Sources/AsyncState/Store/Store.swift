@@ -317,10 +317,11 @@ public final class Store<State, Action>: Observable {
     /// The tokens of the effects running, oldest first.
     package var runningEffectTokens: [Int] { _runningEffects.keys.sorted() }
 
-    /// The oldest token of an effect running or scheduled to launch; `nil`
-    /// when there is none.
-    package var oldestLiveEffectToken: Int? {
-        [_runningEffects.keys.min(), _pending.lazy.map(\._token).min(), _launch._token].compactMap(\.self).min()
+    /// The tokens of the effects running or scheduled to launch, oldest
+    /// first.
+    package var liveEffectTokens: [Int] {
+        // A join is pending with the token -1: it is no effect of its own.
+        (Array(_runningEffects.keys) + _pending.map(\._token) + [_launch._token].compactMap(\.self)).filter { $0 >= 0 }.sorted()
     }
 
     /// Called with a message when an effect misbehaves (for example throws an
@@ -497,9 +498,9 @@ public final class Store<State, Action>: Observable {
     /// Processes `action` now, then any actions it queued, and starts their effects.
     ///
     /// A send made while the store processes an action — from a transition
-    /// observer or a change handler — queues `action` behind it: the store
-    /// processes it before the `send` it is processing returns, whose task
-    /// holds its effects, and the task this call returns is empty.
+    /// observer or a change handler — queues `action` behind the one being
+    /// processed, and it runs before the outer `send` returns. Its effects
+    /// belong to the outer send's task; the task this call returns is empty.
     ///
     /// - Returns: a handle to await or cancel the effects this call started.
     @inlinable

@@ -77,27 +77,6 @@ private struct FileLine<Action>: Codable where Action: Codable {
 
 /// Just the kind of a line, decoded first, so an action that no longer
 /// decodes is told apart from a line that is not JSON.
-extension RecordingTranscript {
-    /// Throws unless the file of this transcript reads back: no steps let go
-    /// below zero, and each reading of a step from the first one let go up to
-    /// the last one held, as the reader checks.
-    fileprivate func checkWritable() throws {
-        func refuse(_ value: Any, _ reason: String) -> EncodingError {
-            EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: reason))
-        }
-        guard discardedStepCount >= 0 else {
-            throw refuse(discardedStepCount, "A recording cannot have let go of \(discardedStepCount) steps: the count is below zero.")
-        }
-        // Both are at least zero, so the difference cannot overflow.
-        for reading in readings where reading.step < discardedStepCount || reading.step - discardedStepCount > steps.count {
-            throw refuse(
-                reading,
-                "A reading of step \(reading.step) is outside the steps the recording holds: \(discardedStepCount) through \(discardedStepCount) + \(steps.count)."
-            )
-        }
-    }
-}
-
 private struct LineKind: Decodable {
     var kind: String
     var step: Int?
@@ -329,3 +308,33 @@ private func describe(_ error: any Error) -> String {
 /// How a recording file writes the floating-point values JSON has no
 /// number for: as these strings, where the number would be.
 private let nonFiniteNames = (positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+
+extension RecordingTranscript {
+    /// Throws unless the file of this transcript reads back, as the reader
+    /// checks it: no steps let go below zero, nor so many that later step
+    /// numbers overflow, and each reading of a step from the first one let go
+    /// up to the last one held.
+    fileprivate func checkWritable() throws {
+        func refuse(_ value: Any, _ reason: String) -> EncodingError {
+            EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: reason))
+        }
+        guard discardedStepCount >= 0 else {
+            throw refuse(discardedStepCount, "A recording cannot have let go of \(discardedStepCount) steps: the count is below zero.")
+        }
+        // The reader's bound, so that no step number after the discarded
+        // ones overflows: the file's lines are the header, the initial state,
+        // a line per step and per reading, and the end.
+        guard discardedStepCount <= Int.max - (steps.count + readings.count + 3) else {
+            throw refuse(
+                discardedStepCount, "A recording cannot have let go of \(discardedStepCount) steps: step numbers after them would overflow."
+            )
+        }
+        // Both are at least zero, so the difference cannot overflow.
+        for reading in readings where reading.step < discardedStepCount || reading.step - discardedStepCount > steps.count {
+            throw refuse(
+                reading,
+                "A reading of step \(reading.step) is outside the steps the recording holds: \(discardedStepCount) through \(discardedStepCount) + \(steps.count)."
+            )
+        }
+    }
+}

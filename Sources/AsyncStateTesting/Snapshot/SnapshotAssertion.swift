@@ -145,7 +145,6 @@ struct SnapshotFile {
         return String(safe) + ".txt"
     }
 
-    /// Compares or records `actual`; returns the failure message, if any.
     /// What an assertion that names `record` fails with, reading the record
     /// mode from `environment` when it names none — a value of
     /// ``SnapshotRecordMode/environmentVariable`` that names no mode fails
@@ -156,6 +155,7 @@ struct SnapshotFile {
         return check(actual, mode: SnapshotRecordMode.resolve(environment: environment))
     }
 
+    /// Compares or records `actual`; returns the failure message, if any.
     func check(_ actual: String, mode: SnapshotRecordMode, by test: Asserter? = .current) -> String? {
         guard !name.isEmpty else { return "A snapshot needs a non-empty name." }
         let path = url.path

@@ -19,23 +19,39 @@ final class EffectOrigins<Action> {
     /// The effect each later part belongs to, by token.
     private var wholes: [Int: Int] = [:]
 
+    /// How many entries the lists may hold before they are cut back: twice
+    /// what the last cut kept, so a long test pays a cut now and then.
+    private var cutAt = 64
+
     /// Notes `action`, processed before the store schedules its effects, the
-    /// first of which gets `firstToken`. `oldestLive` is the oldest token of
-    /// an effect running or about to launch: no older one is named again.
-    func noteScheduling(by action: Action, firstToken: Int, oldestLive: () -> Int?) {
+    /// first of which gets `firstToken`. `liveTokens` are those of the
+    /// effects running or about to launch, oldest first: only they are
+    /// named again.
+    func noteScheduling(by action: Action, firstToken: Int, liveTokens: () -> [Int]) {
         if firstTokens.last == firstToken {
             // The action before scheduled no effect: none is named by it.
             actions[actions.count - 1] = action
             return
         }
-        if firstTokens.count >= 64 {
-            // A part's whole is alive as long as the part, and older.
-            let kept = oldestLive().flatMap { oldest in firstTokens.lastIndex { $0 <= oldest } } ?? firstTokens.count
-            firstTokens.removeFirst(kept)
-            actions.removeFirst(kept)
+        if firstTokens.count >= cutAt {
+            cut(keepingThoseOf: liveTokens())
+            cutAt = max(64, 2 * firstTokens.count)
         }
         firstTokens.append(firstToken)
         actions.append(action)
+    }
+
+    /// Keeps the entries of the actions that started a live effect — a
+    /// part's whole is live as long as the part, and older.
+    private func cut(keepingThoseOf live: [Int]) {
+        var kept: [Int] = []
+        var entry = 0
+        for token in live {
+            while entry + 1 < firstTokens.count, firstTokens[entry + 1] <= token { entry += 1 }
+            if firstTokens[entry] <= token, kept.last != entry { kept.append(entry) }
+        }
+        firstTokens = kept.map { firstTokens[$0] }
+        actions = kept.map { actions[$0] }
     }
 
     /// Notes the whole of a later part that begins running, and forgets it

@@ -102,7 +102,7 @@ public final class TestStore<State: Equatable, Action> {
         }
         store.observeTransitions { [weak self] transition in
             guard let self else { return }
-            origins.noteScheduling(by: transition.action, firstToken: store.nextEffectToken) { self.store.oldestLiveEffectToken }
+            origins.noteScheduling(by: transition.action, firstToken: store.nextEffectToken) { self.store.liveEffectTokens }
             pending.append(transition)
             resumeArrival(true)
         }

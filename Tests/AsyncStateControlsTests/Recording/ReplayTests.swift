@@ -375,6 +375,7 @@ struct RecordingFileTests {
             (0, Int.max, "A reading of step \(Int.max) is outside the steps the recording holds: 0 through 0 + 2."),
             (3, 2, "A reading of step 2 is outside the steps the recording holds: 3 through 3 + 2."),
             (3, 6, "A reading of step 6 is outside the steps the recording holds: 3 through 3 + 2."),
+            (Int.max - 5, Int.max - 5, "A recording cannot have let go of \(Int.max - 5) steps: step numbers after them would overflow."),
         ])
     func unwritableRecording(discarded: Int, readingStep: Int, reason: String) throws {
         var recording = Recording(replaying: [Gauge.Action.read(1), .read(2)], from: 0, through: Gauge())

@@ -66,6 +66,19 @@ struct AsyncValueTests {
         #expect(value.error == .timedOut && calls == 0)
     }
 
+    @Test("a paged list made from a loadable whose newest ID is a load more's numbers past it, so its next page is appended")
+    func numbersPastRecordedMoreID() async throws {
+        var feed = Loadable<Pages<Int, Int>, TestError>()
+        _ = feed.apply(.started(LoadID(1)))
+        _ = feed.apply(.finished(LoadID(1), Pages([1], next: 2)))
+        let request = try #require(feed.nextRequest)
+        _ = feed.apply(.more(request, .started(LoadID(4))))
+        _ = feed.apply(.more(request, .finished(LoadID(4), Pages([2], next: 3))))
+        let list = AsyncValue(feed, clock: nil)
+        await list.loadMore { cursor in LoadRequest { () async throws(TestError) in Pages([cursor], next: cursor + 1) } }
+        #expect(list.value?.elements == [1, 2, 3] && list.loadable.newestMoreID == LoadID(5))
+    }
+
     @Test("awaiting a superseded load returns normally")
     func supersededCallerReturns() async {
         let value = Value()

@@ -174,7 +174,7 @@ struct StoreLoadTests {
         #expect(LoadID.problem(ofFirst: LoadID(UInt64(Int64.max))) == nil)
         #expect(
             LoadID.problem(ofFirst: LoadID(UInt64(Int64.max) + 1))
-                == "A store's first load ID, #9223372036854775808, is past #9223372036854775807 (2^63 − 1): its IDs would wrap to #0 and every load from then on be dropped as older. Number loads from a smaller ID."
+                == "A store's first load ID, #9223372036854775808, is past #9223372036854775807 (2^63 − 1): its IDs would wrap to #0 and every load from then on be dropped as older. Number loads from a smaller ID, or host a loadable that records smaller ones."
         )
     }
 }

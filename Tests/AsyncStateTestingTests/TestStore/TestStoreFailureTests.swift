@@ -244,6 +244,49 @@ struct TestStoreFailureTests {
         await store.finish()
     }
 
+    // From a second reading: a join waits among the effects to launch with
+    // no token of its own (-1), and cutting the list back by the oldest
+    // token let go of every action's entry.
+    @Test("effects in flight are named after the list of actions is cut back while a join waits to launch")
+    func namedAfterACutWithAJoinPending() async {
+        let gates = [Gate<Int>(), Gate<Int>()]
+        let store = TestStore(
+            initialState: [Loadable<Int, Never>(), Loadable<Int, Never>()],
+            reducer: Reduce<[Loadable<Int, Never>], Loading2> { state, action in
+                switch action {
+                case .both:
+                    // The first joins its load in flight; the second starts.
+                    return .merge(
+                        state[0].load({ Loading2.value(0, $0) }, LoadRequest { (try? await gates[0].wait()) ?? 0 }, overlap: .join),
+                        state[1].load({ Loading2.value(1, $0) }, LoadRequest { (try? await gates[1].wait()) ?? 0 }))
+                case .first:
+                    return state[0].load({ Loading2.value(0, $0) }, LoadRequest { (try? await gates[0].wait()) ?? 0 })
+                case .tick:
+                    return .run { _ in }
+                case .value(let index, let action):
+                    return state[index].reduce(action)
+                }
+            })
+        store.timeout = .milliseconds(20)
+        store.exhaustivity = .off
+        store.send(.first)
+        // 63 actions noted: the 64th, the second load's `.started`, cuts the list back.
+        for _ in 1...62 { await store.send(.tick).finish() }
+        store.send(.both)
+        store.skipReceivedActions()
+        store.exhaustivity = .on
+        await withKnownIssue {
+            await store.finish()
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(
+                "2 effect(s) still in flight at the end of the test, started by:\n  .first\n  .both\n")
+        }
+        gates[0].open(with: 1)
+        gates[1].open(with: 2)
+        store.exhaustivity = .off
+        await store.finish()
+    }
+
     @Test("an effect that sends an action, then throws, is named by the action that returned it")
     func effectThatSendsThenThrowsNamesItsAction() async {
         let store = TestStore(
@@ -390,4 +433,10 @@ struct TestStoreFailureTests {
         }
     }
 
+}
+
+/// Two values, loaded by `.first` and `.both`; `.tick` runs an effect that ends at once.
+enum Loading2: Equatable {
+    case first, both, tick
+    case value(Int, LoadAction<Int, Never>)
 }
