@@ -100,40 +100,19 @@ struct ExplorerCheckTests {
         #expect(failure.minimized.actions.isEmpty)
     }
 
-    /// A search whose state's `==` looks at its results only, and that
-    /// writes late results into a log `==` ignores.
-    struct IgnoredLog: Reducer {
-        struct State: Equatable {
-            var results = Loadable<String, SearchFailure>()
-            var late: [String] = []
-            static func == (lhs: Self, rhs: Self) -> Bool { lhs.results == rhs.results }
-        }
+    /// Late results kept in a log the state's `==` ignores: it compares
+    /// the results only.
+    struct IgnoredLog: ExplorerTests.LateResultLog {
+        var results = Loadable<String, SearchFailure>()
+        var late: [String] = []
 
-        let fetch: @MainActor @Sendable () async throws(SearchFailure) -> String
-
-        func reduce(into state: inout State, action: SearchFeature.Action) -> Effect<SearchFeature.Action> {
-            switch action {
-            case .search:
-                let fetch = fetch
-                return state.results.load(
-                    SearchFeature.Action.results, LoadRequest { () async throws(SearchFailure) in try await fetch() },
-                    overlap: .latestWins(cancellingEarlier: false))
-            case .cancel: return .cancel(load: state.results.cancel())
-            case .results(.finished(let id, let value)) where state.results.inFlightID != id:
-                state.late.append(value)
-                return .none
-            case .results(let load): return state.results.reduce(load)
-            }
-        }
+        mutating func noteLate(_ value: String) { late.append(value) }
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.results == rhs.results }
     }
 
     @Test("a stale result written where the state's == does not look is caught")
-    func staleResultPastEquality() async throws {
-        let report = await explore(IgnoredLog.State(), script: [.search("s"), .search("sw")]) { operations in
-            IgnoredLog(fetch: operations.operation("fetch") { call in Result<String, SearchFailure>.success("r\(call)") })
-        }
-        let failure = try #require(report.failure)
-        #expect(failure.invariant == "no stale result wins")
+    func staleResultPastEquality() async {
+        #expect(await ExplorerTests.staleVerdict(IgnoredLog.self) == "no stale result wins")
     }
 
     @Test("minimizing a property that holds of no step at all gives no step")

@@ -151,35 +151,31 @@ struct PathologicalDumpTests {
         #expect(leaves.count == 1)
     }
 
-    @Test("an object the depth limit cut is printed whole where it is met again, higher up")
-    func cutThenMetHigher() {
-        final class Cell {
-            var value: Int
-            var child: Cell?
-            init(_ value: Int) { self.value = value }
-        }
-        struct Deep { var cells: [Cell]; var mid: Cell }
-        let cells = (0..<40).map(Cell.init)
-        for (cell, next) in zip(cells, cells.dropFirst()) { cell.child = next }
-        let text = String(dumping: Deep(cells: [cells[0]], mid: cells[31]))
-        cells[31].value = 999
-        #expect(String(dumping: Deep(cells: [cells[0]], mid: cells[31])) != text, "cells[31]'s value shows somewhere")
+    /// A chain of 40 cells, each the child of the one before.
+    final class Cell {
+        var value: Int
+        var child: Cell?
+        init(_ value: Int) { self.value = value }
     }
 
-    @Test("an object the depth limit cut inside is walked again where it is met higher up, so what was cut shows")
-    func cutObjectWalkedAgain() {
-        final class Cell {
-            var value: Int
-            var child: Cell?
-            init(_ value: Int) { self.value = value }
-        }
-        struct Deep { var cells: [Cell]; var mid: Cell }
+    /// The chain from its first cell, and one of its cells again near the top.
+    struct Deep {
+        var cells: [Cell]
+        var mid: Cell
+    }
+
+    // The second case from mutation testing: cells[15] is 32 levels down
+    // the chain, where its child is cut; a walk that did not go into it
+    // again where `mid` meets it passed the first case.
+    @Test(
+        "an object the depth limit cut, or cut inside, is walked again where it is met higher up, so what was cut shows",
+        arguments: [(mid: 31, changed: 31), (mid: 15, changed: 16)])
+    func cutThenMetHigher(mid: Int, changed: Int) {
         let cells = (0..<40).map(Cell.init)
         for (cell, next) in zip(cells, cells.dropFirst()) { cell.child = next }
-        // cells[15] is 32 levels down the chain, where its child is cut; `mid` meets it again near the top.
-        let text = String(dumping: Deep(cells: [cells[0]], mid: cells[15]))
-        cells[16].value = 999
-        #expect(String(dumping: Deep(cells: [cells[0]], mid: cells[15])) != text, "cells[16]'s value shows under mid")
+        let text = String(dumping: Deep(cells: [cells[0]], mid: cells[mid]))
+        cells[changed].value = 999
+        #expect(String(dumping: Deep(cells: [cells[0]], mid: cells[mid])) != text, "cells[\(changed)]'s value shows under mid")
     }
 
     @Test("a long AnyError breaks into lines, its base as a field; a short one stays on one line")
