@@ -158,12 +158,7 @@ struct TestStoreFailureTests {
         store.timeout = .milliseconds(20)
         store.send(.refresh)
         await store.receive(.value(.started(LoadID(1)))) { $0 = Loadable(expecting: .loading, inFlightID: LoadID(1)) }
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(
-                "1 effect(s) still in flight at the end of the test, started by:\n  .refresh\n")
-        }
+        await finishFails(store, saying: "1 effect(s) still in flight at the end of the test, started by:\n  .refresh\n")
         gates[0].open(with: 1)
         store.exhaustivity = .off
         await store.finish()
@@ -181,12 +176,10 @@ struct TestStoreFailureTests {
         await store.receive(.value(.started(LoadID(2)))) // the queued turn began
         store.skipReceivedActions()
         store.exhaustivity = .on
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(
+        await finishFails(
+            store,
+            saying:
                 "2 effect(s) still in flight at the end of the test, started by:\n  .queue(2)\n  .queue(2) (a later part of its effect)\n")
-        }
         gates[2].open(with: 2)
         store.exhaustivity = .off
         await store.finish()
@@ -209,12 +202,7 @@ struct TestStoreFailureTests {
         store.timeout = .milliseconds(20)
         store.send("go")
         await store.receive("hello")
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(
-                "2 effect(s) still in flight at the end of the test, started by:\n  \"go\"\n  \"go\"\n")
-        }
+        await finishFails(store, saying: "2 effect(s) still in flight at the end of the test, started by:\n  \"go\"\n  \"go\"\n")
         held.open(with: 0)
         await store.finish()
     }
@@ -234,12 +222,7 @@ struct TestStoreFailureTests {
         store.send("wait")
         for _ in 1...200 { await store.send("tick").finish() }
         store.send("late")
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(
-                "2 effect(s) still in flight at the end of the test, started by:\n  \"wait\"\n  \"late\"\n")
-        }
+        await finishFails(store, saying: "2 effect(s) still in flight at the end of the test, started by:\n  \"wait\"\n  \"late\"\n")
         held.open(with: 0)
         await store.finish()
     }
@@ -275,12 +258,7 @@ struct TestStoreFailureTests {
         store.send(.both)
         store.skipReceivedActions()
         store.exhaustivity = .on
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains(
-                "2 effect(s) still in flight at the end of the test, started by:\n  .first\n  .both\n")
-        }
+        await finishFails(store, saying: "2 effect(s) still in flight at the end of the test, started by:\n  .first\n  .both\n")
         gates[0].open(with: 1)
         gates[1].open(with: 2)
         store.exhaustivity = .off
@@ -316,11 +294,7 @@ struct TestStoreFailureTests {
                 return action == 1 ? .send(10) : .none
             })
         store.send(1) { $0 = 1 }
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains("1 received action(s) were not asserted:\n  10")
-        }
+        await finishFails(store, saying: "1 received action(s) were not asserted:\n  10")
     }
 
     @Test("an action sent after finish is checked again: one left unreceived fails when the store is released")
@@ -345,11 +319,7 @@ struct TestStoreFailureTests {
         let store = TestStore(initialState: 0, reducer: Reduce<Int, Int> { _, _ in .run { _ in _ = try await gate.wait() } })
         store.timeout = .milliseconds(20)
         store.send(1)
-        await withKnownIssue {
-            await store.finish()
-        } matching: { issue in
-            issue.comments.map(\.rawValue).joined().contains("1 effect(s) still in flight")
-        }
+        await finishFails(store, saying: "1 effect(s) still in flight")
         gate.open(with: 0)
     }
 
@@ -439,4 +409,14 @@ struct TestStoreFailureTests {
 enum Loading2: Equatable {
     case first, both, tick
     case value(Int, LoadAction<Int, Never>)
+}
+
+/// Runs `store.finish()` and expects it to fail, its message holding `text`.
+@MainActor
+func finishFails<State, Action>(_ store: TestStore<State, Action>, saying text: String) async {
+    await withKnownIssue {
+        await store.finish()
+    } matching: { issue in
+        issue.comments.map(\.rawValue).joined().contains(text)
+    }
 }
