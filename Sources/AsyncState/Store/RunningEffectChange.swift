@@ -30,20 +30,3 @@ package struct RunningEffectChange: Sendable {
         self.count = count
     }
 }
-
-extension Store {
-    /// Reports an error a `.run` effect threw and nothing caught, naming the
-    /// action that started the effect when a test tool knows it. Out of line:
-    /// only a misbehaving effect gets here.
-    @usableFromInline
-    func effectThrew(_ error: any Error, token: Int) {
-        let effect =
-            _runningEffects[token] == nil
-            ? RunningEffectChange(token: token, partOf: _partOf, count: _runningEffects.count)
-            : RunningEffectChange(token: token, partOf: nil, count: _runningEffects.count)
-        let origin = _effectOrigin?(effect).map { ", started by \($0)," } ?? ""
-        onIssue(
-            "An effect\(origin) threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions."
-        )
-    }
-}

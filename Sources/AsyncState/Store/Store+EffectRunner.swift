@@ -554,3 +554,19 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Reports an error a `.run` effect threw and nothing caught, naming the
+    /// action that started the effect when a test tool knows it. Out of line:
+    /// only a misbehaving effect gets here.
+    @usableFromInline
+    func effectThrew(_ error: any Error, token: Int) {
+        // An effect that ends as it launches was never registered: it is
+        // a part of what the store starts now, if anything.
+        let partOf = _runningEffects[token] == nil ? _partOf : nil
+        let origin = _effectOrigin?(token, partOf).map { ", started by \($0)," } ?? ""
+        onIssue(
+            "An effect\(origin) threw \(error), which nothing handled. Catch the errors an effect expects and send them as actions."
+        )
+    }
+}

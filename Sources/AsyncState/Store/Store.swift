@@ -305,9 +305,9 @@ public final class Store<State, Action>: Observable {
     /// Names the action that started an effect, for what `onIssue` is told
     /// of it — set by test tools that note what `_onRunningEffectsChange`
     /// tells. It is given the effect's token and, for an effect that ended as
-    /// it launched and so was never told, what the store starts now (as
-    /// `RunningEffectChange.partOf` says).
-    package var _effectOrigin: (@MainActor (RunningEffectChange) -> String?)?
+    /// it launched and so was never told, the effect whose part the store
+    /// starts now (as `RunningEffectChange.partOf` says).
+    package var _effectOrigin: (@MainActor (_ token: Int, _ partOf: Int?) -> String?)?
 
     /// The token the next effect scheduled gets. Read by a test tool as an
     /// action is processed, before its effects are scheduled: the effects

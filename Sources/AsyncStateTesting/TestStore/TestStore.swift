@@ -114,8 +114,8 @@ public final class TestStore<State: Equatable, Action> {
             ledger.counts.withLock { $0.runningEffects = change.count }
             origins.noteRunning(change)
         }
-        store._effectOrigin = { [weak self] effect in
-            guard let self, let action = origins.action(of: effect.token, partOf: effect.partOf) else { return nil }
+        store._effectOrigin = { [weak self] token, partOf in
+            guard let self, let action = origins.action(of: token, partOf: partOf) else { return nil }
             return describe(action)
         }
     }

@@ -7,6 +7,24 @@ import Testing
 @Suite("Effect")
 @MainActor
 struct EffectTests {
+    // Decided after an outside reading: as a Dictionary's key must, a
+    // cancel ID must equal itself (`cancellable(id:)` says so).
+    @Test("a cancel ID not equal to itself cancels nothing", arguments: EffectStart.allCases)
+    func cancelIDNotEqualToItself(start: EffectStart) async {
+        let gate = Gate<Int>()
+        let store = Store(
+            initialState: 0,
+            reducer: Reduce<Int, Int> { _, action in
+                action == 1 ? Effect.run { _ in _ = try await gate.wait() }.cancellable(id: Double.nan) : .cancel(id: Double.nan)
+            })
+        store._effectStart = start
+        let running = store.send(1)
+        store.send(2)
+        #expect(store.runningEffectCount == 1 && !gate.observedCancellation)
+        gate.open(with: 0)
+        await running.finish()
+    }
+
     @Test("cancelling a concatenation stops the parts that have not run yet")
     func cancelConcatenation() async {
         let gate = Gate<Int>()

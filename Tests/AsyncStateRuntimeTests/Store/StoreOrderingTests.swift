@@ -64,22 +64,6 @@ struct StoreOrderingTests {
         #expect(gate.observedCancellation && store.runningEffectCount == 0)
     }
 
-    @Test("a cancel ID not equal to itself cancels nothing", arguments: EffectStart.allCases)
-    func cancelIDNotEqualToItself(start: EffectStart) async {
-        let gate = Gate<Int>()
-        let store = Store(
-            initialState: 0,
-            reducer: Reduce<Int, Int> { _, action in
-                action == 1 ? Effect.run { _ in _ = try await gate.wait() }.cancellable(id: Double.nan) : .cancel(id: Double.nan)
-            })
-        store._effectStart = start
-        let running = store.send(1)
-        store.send(2)
-        #expect(store.runningEffectCount == 1 && !gate.observedCancellation)
-        gate.open(with: 0)
-        await running.finish()
-    }
-
     @Test(
         "however many actions wait, each runs in the order sent, and what each sends runs after those already waiting",
         arguments: [1, 2, 3, 8, 9, 20])
